@@ -1,0 +1,241 @@
+"""The pure core every rulebook runs on: an agenda of steps, prompts, actions, events.
+
+A game is its setup, a seed and the actions applied to it. The random generator lives
+inside the game, the clock never enters (a timer is the game leader closing a step), and
+nothing here touches the disk or the network, so replaying the same actions always
+gives the same game.
+
+The flow is an *agenda*: a queue of steps (a night's wake-ups, a vote, a hunter's shot).
+The current step says which prompts are open; an action answers one; once every
+expected input is in (or the leader closes the step) the step resolves, which may push
+new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+
+from lupus.engine.errors import IllegalAction
+from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
+from lupus.engine.views import View, view_of
+from lupus.rulebooks.schema import OptionValue, Rulebook
+
+
+class Step:
+    """One moment of the game that may wait for decisions.
+
+    Subclasses are small: ``begin`` announces the step and decides whether it runs,
+    ``prompts`` lists what is owed, ``act`` records a validated decision, ``resolve``
+    applies the step's effects. A step never validates by hand what ``prompts`` already
+    says: the game checks every action against the prompts before ``act`` sees it.
+    """
+
+    id: str = "step"
+    closed: bool = False
+
+    def begin(self, game: Game) -> bool:
+        """Start the step; False skips it silently (nothing to announce, nothing owed)."""
+        return True
+
+    def prompts(self, game: Game) -> list[Prompt]:
+        """Every decision that may be taken now, including changes of a given vote."""
+        return []
+
+    def waiting(self, game: Game) -> list[int]:
+        """Actors who still owe an input before the step can resolve."""
+        return []
+
+    def act(self, game: Game, action: Action) -> None:
+        raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
+
+    def complete(self, game: Game) -> bool:
+        return self.closed or not self.waiting(game)
+
+    def close(self, game: Game) -> None:
+        """The leader ends the step; whatever is missing counts as a pass or abstention."""
+        self.closed = True
+
+    def resolve(self, game: Game) -> None:
+        """Apply the step's effects once its inputs are in."""
+
+
+class Game:
+    """State and flow shared by every rulebook family; families add their own state."""
+
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        names: Sequence[str],
+        options: dict[str, OptionValue] | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.rulebook = rulebook
+        self.names: tuple[str, ...] = tuple(names)
+        self.n = len(self.names)
+        self.options: dict[str, OptionValue] = resolve_options(rulebook, options or {})
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.history: list[Action] = []
+        self.deaths: list[Death] = []
+        self.state_id = 0
+        self.phase = "setup"
+        self.number = 0
+        self.step: Step | None = None
+        self.agenda: deque[Step] = deque()
+        self.outcome: Outcome | None = None
+
+    # ------------------------------------------------------------------ families
+    def next_phase(self) -> list[Step]:
+        """The steps of the next phase, once the agenda runs dry."""
+        raise NotImplementedError
+
+    def after_resolve(self) -> None:
+        """Hook run after every step: families schedule reactions and win checks here."""
+
+    # ------------------------------------------------------------------ flow
+    def start(self) -> None:
+        self._advance()
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    def emit(self, kind: str, audience: Iterable[int] | None = None, /, **data: object) -> None:
+        """Record an event; ``audience`` None means everyone, [] the leader alone."""
+        aud = None if audience is None else frozenset(audience)
+        self.events.append(Event(kind, aud, data, self.phase, self.number))
+
+    def push_front(self, *steps: Step) -> None:
+        """Schedule steps to run next, in the order given."""
+        self.agenda.extendleft(reversed(steps))
+
+    def end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.step = None
+        self.agenda.clear()
+
+    def _advance(self) -> None:
+        while self.outcome is None:
+            step = self.step
+            if step is not None:
+                if not step.complete(self):
+                    return
+                self.step = None
+                step.resolve(self)
+                if self.outcome is None:
+                    self.after_resolve()
+                continue
+            if not self.agenda:
+                self.agenda.extend(self.next_phase())
+                continue
+            nxt = self.agenda.popleft()
+            if nxt.begin(self):
+                self.step = nxt
+
+    # ------------------------------------------------------------------ actors' way in
+    def prompts(self, actor: int | None = None) -> list[Prompt]:
+        """Open prompts (all, or one actor's). The leader's only prompt is ``close``."""
+        if self.step is None or self.outcome is not None:
+            return []
+        open_ = [p for p in self.step.prompts(self) if actor is None or p.actor == actor]
+        if actor in (None, LEADER):
+            open_.append(Prompt(LEADER, "close", ((),)))
+        return open_
+
+    def waiting(self) -> list[int]:
+        """Seats whose input the current step still needs, in seat order."""
+        if self.step is None or self.outcome is not None:
+            return []
+        return self.step.waiting(self)
+
+    def legal_actions(self, actor: int) -> list[Action]:
+        return [Action(actor, p.verb, args) for p in self.prompts(actor) for args in p.choices]
+
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise IllegalAction and change nothing."""
+        step = self.step
+        if self.outcome is not None or step is None:
+            raise IllegalAction("the game is over")
+        if action.actor == LEADER:
+            if action.verb != "close":
+                raise IllegalAction(f"the game leader can only close a step, not {action.verb}")
+            step.close(self)
+        else:
+            if not 0 <= action.actor < self.n:
+                raise IllegalAction(f"there is no player number {action.actor}")
+            mine = [p for p in step.prompts(self) if p.actor == action.actor]
+            prompt = next((p for p in mine if p.verb == action.verb), None)
+            if prompt is None:
+                raise IllegalAction(self._refusal(action, mine))
+            args = prompt.normalize(action.args)
+            if args not in prompt.choices:
+                raise IllegalAction(self._bad_args(action, prompt))
+            step.act(self, Action(action.actor, action.verb, args))
+        self.history.append(action)
+        self.state_id += 1
+        self._advance()
+
+    def _refusal(self, action: Action, mine: list[Prompt]) -> str:
+        who = self.actor_name(action.actor)
+        if not mine:
+            return f"{who} has nothing to do now"
+        verbs = ", ".join(sorted({p.verb for p in mine}))
+        return f"{who} cannot {action.verb} now (possible now: {verbs})"
+
+    def _bad_args(self, action: Action, prompt: Prompt) -> str:
+        who = self.actor_name(action.actor)
+        given = ", ".join(self.arg_name(a) for a in action.args) or "nothing"
+        if len(prompt.choices) > 12:
+            return f"{who} cannot {action.verb} {given} now"
+        allowed = "; ".join(", ".join(self.arg_name(a) for a in c) or "-" for c in prompt.choices)
+        return f"{who} cannot {action.verb} {given} now (choices: {allowed})"
+
+    def actor_name(self, actor: int) -> str:
+        return "the game leader" if actor == LEADER else self.names[actor]
+
+    def arg_name(self, arg: object) -> str:
+        if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg < self.n:
+            return self.names[arg]
+        return str(arg)
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``."""
+        return view_of(self, seat)
+
+    # ------------------------------------------------------------------ helpers
+    def option(self, key: str) -> OptionValue:
+        return self.options[key]
+
+    def option_on(self, key: str) -> bool:
+        """A boolean option that a rulebook may not have (then it is off)."""
+        return bool(self.options.get(key, False))
+
+
+def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Every option of the rulebook, with the given values checked against its spec."""
+    from lupus.engine.errors import SetupError
+
+    unknown = sorted(set(given) - set(rulebook.options))
+    if unknown:
+        known = ", ".join(sorted(rulebook.options)) or "none"
+        raise SetupError(f"unknown option {unknown[0]!r} for {rulebook.id} (options: {known})")
+    values: dict[str, OptionValue] = {}
+    for key, spec in rulebook.options.items():
+        try:
+            values[key] = spec.check(given[key], key) if key in given else spec.default
+        except ValueError as exc:
+            raise SetupError(f"option {exc}") from exc
+    return values
+
+
+def plurality(tally: dict[int, int]) -> list[int]:
+    """The seats with the most votes (several on a tie; none when nobody got a vote)."""
+    if not tally:
+        return []
+    top = max(tally.values())
+    if top <= 0:
+        return []
+    return sorted(s for s, v in tally.items() if v == top)

@@ -1,0 +1,241 @@
+"""The village family: every player holds one role card (werewolf, tit-albert, maffia).
+
+This module holds what the roles share: the deal, deaths and what they set off,
+factions and win conditions, and how nights and days are laid out from the rulebook.
+What each role does lives in ``lupus.roles``, one module per role.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from lupus.engine.errors import SetupError
+from lupus.engine.game import Game, Step
+from lupus.engine.model import Death, Outcome
+from lupus.rulebooks.schema import OptionValue, Rulebook, WinSpec
+
+
+@dataclass(slots=True)
+class NightRecord:
+    """What the night's steps decided; dawn turns it into deaths."""
+
+    victim: int | None = None
+    healed: bool = False
+    poisoned: list[int] = field(default_factory=list)
+    protected: int | None = None
+
+
+DeathHook = Callable[["VillageGame", int, str], None]
+
+
+class VillageGame(Game):
+    """A game in which each seat holds one role; the roles' steps drive it."""
+
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        names: Sequence[str],
+        roles: Sequence[str],
+        extra_cards: Sequence[str] = (),
+        options: dict[str, OptionValue] | None = None,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(rulebook, names, options, seed)
+        check_deal(rulebook, self.names, roles, extra_cards, self.options)
+        self.roles: list[str] = list(roles)
+        self.dealt: tuple[str, ...] = tuple(roles)
+        self.extra_cards: list[str] = list(extra_cards)
+        self.alive: list[bool] = [True] * self.n
+        self.deck: Counter[str] = Counter([*roles, *extra_cards])
+        self.lovers: tuple[int, int] | None = None
+        self.captain: int | None = None
+        self.night = NightRecord()
+        self.potions: dict[str, int] = {"heal": 1, "poison": 1}
+        self.protected_last: int | None = None
+        self.saved_last: bool = False
+        self.couple_pending: list[int] = []
+        self.murdered_last_night: bool = False
+        self.shots: list[Step] = []
+        self.successions: list[Step] = []
+        self.dirty = False
+        pack = rulebook.tagged(rulebook.mechanics.pack_tag)
+        self.pack_roles = pack
+        if self.already_won():
+            raise SetupError("this composition is decided before anyone plays (a side already won)")
+        self.emit(
+            "game_starts",
+            None,
+            players=list(self.names),
+            composition=dict(sorted(self.deck.items())),
+            options=dict(self.options),
+        )
+        for seat, role in enumerate(self.roles):
+            self.emit("role_dealt", [seat], player=seat, role=role)
+        self.start()
+
+    # ------------------------------------------------------------------ layout
+    def next_phase(self) -> list[Step]:
+        from lupus.roles import make_step
+        from lupus.roles.common import Dawn, PhaseStart
+
+        book = self.rulebook
+        if self.phase in ("setup", "day"):
+            number = self.number + 1
+            ids = book.night.first if number == 1 else book.night.later
+            skip = set(book.night.preparation) if self.options.get("quick") else set()
+            steps: list[Step] = [PhaseStart("night", number)]
+            steps += [make_step(i) for i in ids if i not in skip]
+            steps.append(Dawn())
+            return steps
+        return [PhaseStart("day", self.number), *(make_step(i) for i in book.day)]
+
+    # ------------------------------------------------------------------ who is who
+    def living(self) -> list[int]:
+        return [s for s in range(self.n) if self.alive[s]]
+
+    def holders(self, role: str, living: bool = True) -> list[int]:
+        return [s for s in range(self.n) if self.roles[s] == role and (self.alive[s] or not living)]
+
+    def in_deck(self, role: str) -> bool:
+        """Whether the card is in the game at all (public: the composition is announced)."""
+        return self.deck[role] > 0
+
+    def is_pack(self, seat: int) -> bool:
+        return self.roles[seat] in self.pack_roles
+
+    def role_faction(self, seat: int) -> str:
+        return self.rulebook.roles[self.roles[seat]].faction
+
+    def mixed_lovers(self) -> bool:
+        lovers = self.lovers
+        return lovers is not None and self.role_faction(lovers[0]) != self.role_faction(lovers[1])
+
+    def faction(self, seat: int) -> str:
+        """The side a player wins with: a mixed couple forms its own faction."""
+        if self.lovers is not None and seat in self.lovers and self.mixed_lovers():
+            return "lovers"
+        return self.role_faction(seat)
+
+    def partner(self, seat: int) -> int | None:
+        lovers = self.lovers
+        if lovers is None or seat not in lovers:
+            return None
+        return lovers[1] if lovers[0] == seat else lovers[0]
+
+    # ------------------------------------------------------------------ deaths
+    def kill(self, seat: int, cause: str) -> None:
+        """A player dies now: public announcement, then what his death sets off."""
+        if not self.alive[seat]:
+            return
+        self.alive[seat] = False
+        self.dirty = True
+        self.deaths.append(Death(seat, cause, self.phase, self.number))
+        if self.rulebook.mechanics.reveal_on_death:
+            self.emit("death", None, player=seat, cause=cause, role=self.roles[seat])
+        else:
+            self.emit("death", None, player=seat, cause=cause)
+        from lupus.roles import DEATH_HOOKS
+
+        for hook in DEATH_HOOKS:
+            hook(self, seat, cause)
+
+    def after_resolve(self) -> None:
+        """Once deaths are in, shots come first, then the win check, then successions."""
+        if not self.dirty:
+            return
+        from lupus.roles.common import WinCheck
+
+        self.dirty = False
+        shots, self.shots = self.shots, []
+        successions, self.successions = self.successions, []
+        self.push_front(*shots, WinCheck(), *successions)
+
+    # ------------------------------------------------------------------ winning
+    def winner(self) -> tuple[str, str] | None:
+        """The faction that has won now and the condition, checked in rulebook order."""
+        living = self.living()
+        for spec in self.rulebook.win:
+            if self._holds(spec, living):
+                return spec.faction, spec.when
+        return None
+
+    def _holds(self, spec: WinSpec, living: list[int]) -> bool:
+        if spec.when == "mixed_lovers_last_two":
+            lovers = self.lovers
+            return (
+                lovers is not None
+                and self.mixed_lovers()
+                and len(living) == 2
+                and set(living) == set(lovers)
+            )
+        if spec.when == "none_alive":
+            return not any(self.role_faction(s) == spec.of for s in living)
+        members = sum(1 for s in living if self.role_faction(s) == spec.faction)
+        if members == 0:
+            return False
+        if spec.when == "others_at_most":
+            return len(living) - members <= spec.count
+        return 2 * members >= len(living)  # at_least_half
+
+    def already_won(self) -> bool:
+        return self.winner() is not None
+
+    def finish(self, faction: str, reason: str) -> None:
+        winners = tuple(s for s in range(self.n) if self.faction(s) == faction)
+        self.emit(
+            "game_over",
+            None,
+            winner=faction,
+            winners=list(winners),
+            reason=reason,
+            roles={s: self.roles[s] for s in range(self.n)},
+            lovers=list(self.lovers) if self.lovers else None,
+        )
+        self.end(Outcome(faction, winners, reason))
+
+
+def check_deal(
+    book: Rulebook,
+    names: Sequence[str],
+    roles: Sequence[str],
+    extra_cards: Sequence[str],
+    options: dict[str, OptionValue],
+) -> None:
+    """Refuse, with the reason, a deal that cannot be played under ``book``."""
+    n = len(names)
+    if len(set(names)) != n or any(not name.strip() for name in names):
+        raise SetupError("player names must be unique and not empty")
+    if names and "leader" in names:
+        raise SetupError("'leader' is reserved for the game leader")
+    if not book.min_players <= n <= book.max_players:
+        raise SetupError(
+            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
+        )
+    if len(roles) != n:
+        raise SetupError(f"{n} players need {n} role cards, got {len(roles)}")
+    for role in [*roles, *extra_cards]:
+        if role not in book.roles:
+            raise SetupError(f"unknown role {role!r} in {book.id} (roles: {', '.join(book.roles)})")
+    counts = Counter([*roles, *extra_cards])
+    for role, count in counts.items():
+        most = book.roles[role].max
+        if most is not None and count > most:
+            raise SetupError(f"at most {most} {role} card(s) in a game, got {count}")
+    thief_dealt = "thief" in roles
+    if thief_dealt and len(extra_cards) != 2:
+        raise SetupError(f"a thief needs exactly two extra cards, got {len(extra_cards)}")
+    if not thief_dealt and extra_cards:
+        raise SetupError("extra cards are only dealt for a thief, and no player holds the thief")
+    pack = book.tagged(book.mechanics.pack_tag)
+    if not any(r in pack for r in roles):
+        raise SetupError(f"no {book.mechanics.pack_tag} is dealt to a player")
+    if all(r in pack for r in roles):
+        raise SetupError(f"every player is a {book.mechanics.pack_tag}: nobody to play against")
+    if options.get("quick"):
+        prepared = [r for r in book.night.preparation if counts.get(r)]
+        if prepared:
+            raise SetupError(
+                f"the quick game has no preparation round, so {', '.join(prepared)} cannot play"
+            )

@@ -1,0 +1,57 @@
+"""The roles' steps, looked up by the step ids a rulebook's night and day name.
+
+To add a role: write its module here (its steps, and a death hook if its death sets
+something off), register the steps below, and name them in a rulebook file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lupus.engine.game import Step
+from lupus.engine.village import DeathHook
+from lupus.roles import captain, cupid, hunter
+from lupus.roles.captain import ElectionStep
+from lupus.roles.cupid import CupidStep, LoversStep
+from lupus.roles.day_vote import VoteStep
+from lupus.roles.seer import SeerStep
+from lupus.roles.thief import ThiefStep
+from lupus.roles.werewolves import WerewolvesStep
+from lupus.roles.witch import WitchStep
+from lupus.rulebooks.schema import Rulebook
+
+STEPS: dict[str, Callable[[], Step]] = {
+    "thief": ThiefStep,
+    "cupid": CupidStep,
+    "lovers": LoversStep,
+    "seer": SeerStep,
+    "werewolves": WerewolvesStep,
+    "witch": WitchStep,
+    "election": ElectionStep,
+    "vote": VoteStep,
+}
+
+DEATH_HOOKS: list[DeathHook] = [
+    cupid.heartbreak,  # the partner dies at once, before anything the death sets off
+    hunter.on_death,
+    captain.on_death,
+]
+
+
+def make_step(step_id: str) -> Step:
+    return STEPS[step_id]()
+
+
+def check_steps(book: Rulebook) -> None:
+    """Refuse a rulebook whose night or day names a step lupus does not know."""
+    if book.family != "roles":
+        return
+    for where, ids in (
+        ("night.first", book.night.first),
+        ("night.later", book.night.later),
+        ("night.preparation", book.night.preparation),
+        ("day", book.day),
+    ):
+        for step_id in ids:
+            if step_id not in STEPS:
+                raise ValueError(f"{where}: unknown step {step_id!r} (known: {', '.join(STEPS)})")

@@ -1,0 +1,136 @@
+"""The Captain (Sefvilaz): an elected title whose vote counts twice.
+
+Option ``captain``. Elected on the first day, before the first elimination vote, by a
+plurality of all living players (a tie goes to a second round among the tied, then to
+the seeded random generator). He breaks ties of the day vote. Dying, he names his
+successor; if he names nobody before the leader closes the step, the successor is
+drawn at random among the living, since nobody may refuse the honour.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class ElectionStep(Ballot):
+    id = "election"
+
+    def __init__(self, candidates: tuple[int, ...] | None = None) -> None:
+        super().__init__()
+        self.candidates = candidates
+        self.round = 1 if candidates is None else 2
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        if not g.option_on("captain") or g.captain is not None or g.number != 1:
+            return False
+        if self.candidates is None:
+            self.candidates = tuple(g.living())
+        g.emit("election", None, round=self.round, candidates=list(self.candidates))
+        self.voters = tuple(g.living())
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        assert self.candidates is not None
+        live = [c for c in self.candidates if g.alive[c]]
+        return [Prompt(actor, "elect", seats(live)), Prompt(actor, "abstain", ((),))]
+
+    def recorded(self, g: VillageGame, action: Action) -> None:
+        target = action.args[0] if action.args else None
+        g.emit("ballot", None, player=action.actor, target=target, vote="elect")
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        assert self.candidates is not None
+        tally = Counter(self.picked(v, "elect") for v in self.voters)
+        tally.pop(None, None)
+        if tally:
+            top = max(tally.values())
+            tied = sorted(s for s, n in tally.items() if n == top and s is not None)
+        else:
+            tied = [c for c in self.candidates if g.alive[c]]
+        if len(tied) == 1:
+            appoint(g, tied[0], "elected")
+        elif self.round == 1:
+            g.emit("tie", None, players=tied, vote="election")
+            g.push_front(ElectionStep(tuple(tied)))
+        else:
+            g.emit("tie", None, players=tied, vote="election")
+            appoint(g, g.rng.choice(tied), "drawn")
+
+
+class SuccessionStep(Ballot):
+    """The dying captain's last breath: he names his successor."""
+
+    id = "succession"
+
+    def __init__(self, captain: int) -> None:
+        super().__init__()
+        self.captain = captain
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        if not g.living() or g.captain is not None:
+            return False
+        g.emit("succession", None, player=self.captain)
+        self.voters = (self.captain,)
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "appoint", seats(g.living()))]
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        chosen = self.picked(self.captain, "appoint")
+        if chosen is not None and g.alive[chosen]:
+            appoint(g, chosen, "appointed")
+        elif g.living():
+            appoint(g, g.rng.choice(g.living()), "drawn")
+
+
+class DecideStep(Ballot):
+    """A tie in the day vote while the captain lives: he picks among the tied."""
+
+    id = "decide"
+
+    def __init__(self, tied: list[int]) -> None:
+        super().__init__()
+        self.tied = tied
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        captain = g.captain
+        if captain is None or not g.alive[captain]:
+            return False
+        self.voters = (captain,)
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        partner = g.partner(actor)
+        return [Prompt(actor, "decide", seats([t for t in self.tied if t != partner]))]
+
+    def resolve(self, game: object) -> None:
+        from lupus.roles.day_vote import VoteStep
+
+        g = self.game(game)
+        chosen = self.picked(self.voters[0], "decide")
+        if chosen is None:
+            g.push_front(VoteStep(tuple(self.tied)))
+            return
+        g.emit("decided", None, player=self.voters[0], target=chosen)
+        g.kill(chosen, "vote")
+
+
+def appoint(g: VillageGame, seat: int, how: str) -> None:
+    g.captain = seat
+    g.emit("captain", None, player=seat, how=how)
+
+
+def on_death(g: VillageGame, seat: int, cause: str) -> None:
+    if g.captain == seat:
+        g.captain = None
+        g.successions.append(SuccessionStep(seat))

@@ -1,0 +1,63 @@
+"""Cupid and the Lovers: a pair linked on the first night who live and die together.
+
+The lovers wake to recognise each other (in tit-albert without learning the partner's
+card). When one dies, the other dies at once of heartbreak. A lover never votes
+against the partner; that restriction lives in the day vote's choices.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from lupus.engine.model import Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, VillageStep
+
+
+class CupidStep(Ballot):
+    id = "cupid"
+    wake = "cupid"
+
+    def who(self, g: VillageGame) -> list[int]:
+        return g.holders("cupid")
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        pairs = tuple(combinations(g.living(), 2))
+        return [Prompt(actor, "link", pairs, unordered=True)]
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        for cupid in self.voters:
+            action = self.choice.get(cupid)
+            if action is None:
+                continue
+            a, b = action.args
+            assert isinstance(a, int) and isinstance(b, int)
+            g.lovers = (a, b)
+            g.emit("linked", [cupid], players=[a, b])
+
+
+class LoversStep(VillageStep):
+    """The lovers wake and recognise each other; nobody decides anything."""
+
+    id = "lovers"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        if not g.in_deck("cupid"):
+            return False
+        g.emit("wake", None, step=self.id)
+        if g.lovers is not None:
+            show_role = g.rulebook.mechanics.lovers_know_partner_role
+            for me, other in (g.lovers, g.lovers[::-1]):
+                if show_role:
+                    g.emit("in_love", [me], partner=other, player=other, role=g.roles[other])
+                else:
+                    g.emit("in_love", [me], partner=other)
+        return False
+
+
+def heartbreak(g: VillageGame, seat: int, cause: str) -> None:
+    partner = g.partner(seat)
+    if partner is not None and g.alive[partner]:
+        g.kill(partner, "heartbreak")

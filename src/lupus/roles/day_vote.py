@@ -1,0 +1,69 @@
+"""The village's day vote: plurality, the captain counting twice.
+
+A tie: a living captain picks among the tied; otherwise a second round among the tied
+in which every living player votes; a second tie eliminates nobody. A vote with no
+ballot at all eliminates nobody. A lover never votes against the partner. A vote may
+be changed until the step resolves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class VoteStep(Ballot):
+    id = "vote"
+
+    def __init__(self, candidates: tuple[int, ...] | None = None) -> None:
+        super().__init__()
+        self.candidates = candidates
+        self.round = 1 if candidates is None else 2
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        self.voters = tuple(g.living())
+        pool = self.candidates if self.candidates is not None else tuple(self.voters)
+        self.pool = [c for c in pool if g.alive[c]]
+        g.emit("vote_opens", None, round=self.round, candidates=self.pool)
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        partner = g.partner(actor)
+        targets = [c for c in self.pool if c != partner]
+        return [Prompt(actor, "vote", seats(targets)), Prompt(actor, "abstain", ((),))]
+
+    def recorded(self, g: VillageGame, action: Action) -> None:
+        target = action.args[0] if action.args else None
+        g.emit("ballot", None, player=action.actor, target=target, vote="vote")
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        tally: Counter[int] = Counter()
+        for voter in self.voters:
+            target = self.picked(voter, "vote")
+            if target is not None:
+                tally[target] += 2 if voter == g.captain else 1
+        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items())})
+        if not tally:
+            g.emit("no_elimination", None, reason="no_votes")
+            return
+        top = max(tally.values())
+        tied = sorted(s for s, n in tally.items() if n == top)
+        if len(tied) == 1:
+            g.kill(tied[0], "vote")
+            return
+        g.emit("tie", None, players=tied, vote="vote")
+        if self.round == 2:
+            g.emit("no_elimination", None, reason="second_tie")
+            return
+        from lupus.roles.captain import DecideStep
+
+        captain = g.captain
+        if captain is not None and g.alive[captain]:
+            g.push_front(DecideStep(tied))
+        else:
+            g.push_front(VoteStep(tuple(tied)))

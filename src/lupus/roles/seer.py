@@ -1,0 +1,25 @@
+"""The Seer: each night she looks at one player's card."""
+
+from __future__ import annotations
+
+from lupus.engine.model import Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class SeerStep(Ballot):
+    id = "seer"
+    wake = "seer"
+
+    def who(self, g: VillageGame) -> list[int]:
+        return g.holders("seer")
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "inspect", seats([s for s in g.living() if s != actor]))]
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        for seer in self.voters:
+            target = self.picked(seer, "inspect")
+            if target is not None:
+                g.emit("vision", [seer], player=target, role=g.roles[target])

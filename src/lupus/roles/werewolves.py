@@ -1,0 +1,59 @@
+"""The werewolves' step: each living werewolf names a victim or stays asleep.
+
+The victim is the player named most often, ties broken by the game's seeded random
+generator; a werewolf may be the victim. Where the rulebook says so (the werewolf
+seed), a pack that stays wholly asleep starves and the villagers win at once.
+The Little Girl acts during this step (see ``little_girl``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles import little_girl
+from lupus.roles.base import Ballot, seats
+
+
+class WerewolvesStep(Ballot):
+    id = "werewolves"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        g.emit("wake", None, step=self.id)
+        self.pack = [s for s in g.living() if g.is_pack(s)]
+        self.voters = (*self.pack, *little_girl.spies(g))
+        g.emit("pack", self.pack, roles={w: g.roles[w] for w in self.pack})
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        if actor in self.pack:
+            return [Prompt(actor, "kill", seats(g.living())), Prompt(actor, "sleep", ((),))]
+        return little_girl.spy_prompts(actor)
+
+    def recorded(self, g: VillageGame, action: Action) -> None:
+        if action.actor in self.pack:
+            target = action.args[0] if action.args else None
+            g.emit("pack_choice", self.pack, player=action.actor, target=target)
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        awake = [w for w in self.pack if self.picked(w, "kill") is not None]
+        book = g.rulebook
+        starved = book.mechanics.starvation_winner
+        if not awake and starved is not None:
+            g.emit("starvation", None)
+            g.finish(starved, "starvation")
+            return
+        tally = Counter(self.picked(w, "kill") for w in awake)
+        victim: int | None = None
+        if tally:
+            top = max(tally.values())
+            tied = sorted(s for s, v in tally.items() if v == top and s is not None)
+            victim = tied[0] if len(tied) == 1 else g.rng.choice(tied)
+        g.emit("pack_victim", self.pack, target=victim)
+        for girl in self.voters:
+            if girl not in self.pack and self.choice.get(girl, Action(girl, "pass")).verb == "spy":
+                victim = little_girl.peep(g, girl, awake, victim)
+        g.night.victim = victim

@@ -1,0 +1,65 @@
+"""The Witch (Longanis): shown the victim, she may heal it and may poison someone.
+
+One healing and one poison potion for the whole game, both usable the same night,
+herself included. Her turn ends when she passes or has no potion left to use. The
+tit-albert option ``longanis_potions = 1`` allows one potion in all, her choice.
+"""
+
+from __future__ import annotations
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class WitchStep(Ballot):
+    id = "witch"
+    wake = "witch"
+
+    def who(self, g: VillageGame) -> list[int]:
+        return g.holders("witch")
+
+    def started(self, g: VillageGame) -> None:
+        self.done: set[int] = set()
+        self.used: list[str] = []
+        for witch in self.voters:
+            g.emit("victim_shown", [witch], target=g.night.victim)
+
+    def budget(self, g: VillageGame) -> int:
+        total = g.options.get("longanis_potions", 2)
+        assert isinstance(total, int)
+        spent = 2 - g.potions["heal"] - g.potions["poison"]
+        return total - spent
+
+    def usable(self, g: VillageGame, kind: str) -> bool:
+        return g.potions[kind] > 0 and self.budget(g) > 0
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        if actor in self.done:
+            return []
+        found = []
+        if self.usable(g, "heal") and g.night.victim is not None:
+            found.append(Prompt(actor, "heal", ((),)))
+        if self.usable(g, "poison"):
+            found.append(Prompt(actor, "poison", seats(g.living())))
+        found.append(Prompt(actor, "pass", ((),)))
+        return found
+
+    def waiting(self, game: object) -> list[int]:
+        return [w for w in self.voters if w not in self.done]
+
+    def act(self, game: object, action: Action) -> None:
+        g = self.game(game)
+        witch = action.actor
+        if action.verb == "heal":
+            g.potions["heal"] -= 1
+            g.night.healed = True
+            g.emit("potion", [witch], kind="heal", target=g.night.victim)
+        elif action.verb == "poison":
+            g.potions["poison"] -= 1
+            target = action.args[0]
+            assert isinstance(target, int)
+            g.night.poisoned.append(target)
+            g.emit("potion", [witch], kind="poison", target=target)
+        if action.verb == "pass" or len(self.options(g, witch)) == 1:
+            self.done.add(witch)

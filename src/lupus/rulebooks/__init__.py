@@ -1,0 +1,69 @@
+"""Rulebook registry: one TOML file per game, looked up by id or by path."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from lupus.engine.errors import RulebookError
+from lupus.rulebooks.schema import MechanicsSpec, OptionSpec, RoleSpec, Rulebook, WinSpec
+
+__all__ = [
+    "MechanicsSpec",
+    "OptionSpec",
+    "RoleSpec",
+    "Rulebook",
+    "WinSpec",
+    "available",
+    "load",
+    "load_file",
+]
+
+
+def available() -> list[str]:
+    """Ids of the rulebooks shipped with lupus."""
+    folder = resources.files(__package__)
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def load(rulebook_id: str) -> Rulebook:
+    """A shipped rulebook by id, or a rulebook file by path."""
+    if rulebook_id in available():
+        text = resources.files(__package__).joinpath(f"{rulebook_id}.toml").read_text("utf-8")
+        return parse(text, f"{rulebook_id}.toml")
+    path = Path(rulebook_id)
+    if path.suffix == ".toml" and path.is_file():
+        return load_file(path)
+    known = ", ".join(available())
+    raise RulebookError(f"unknown rulebook {rulebook_id!r} (known: {known}, or a .toml path)")
+
+
+def load_file(path: Path) -> Rulebook:
+    return parse(path.read_text("utf-8"), str(path))
+
+
+def parse(text: str, source: str) -> Rulebook:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulebookError(f"{source}: not valid TOML: {exc}") from exc
+    try:
+        book = Rulebook.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise RulebookError(f"{source}: {problems}") from exc
+    from lupus.roles import check_steps
+
+    try:
+        check_steps(book)
+    except ValueError as exc:
+        raise RulebookError(f"{source}: {exc}") from exc
+    return book

@@ -1,0 +1,154 @@
+"""The shape of a rulebook file, validated when it is loaded.
+
+Rules are data where they can be: which roles exist and on which side, the night
+order, the day's steps, the win conditions and their order, the options with their
+defaults, the recommended compositions and every name a player reads. Mechanics (what
+a step does) are code in ``lupus.roles``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+OptionValue = bool | int | float | str
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RoleSpec(_Strict):
+    faction: str
+    max: int | None = Field(default=None, ge=1, description="most copies in one game")
+    tags: tuple[str, ...] = ()
+
+
+class OptionSpec(_Strict):
+    type: Literal["bool", "int", "float", "choice"]
+    default: OptionValue
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    help: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _default_fits(self) -> OptionSpec:
+        self.check(self.default, "default")
+        return self
+
+    def check(self, value: object, what: str) -> OptionValue:
+        """Return ``value`` coerced to the option's type, or raise ValueError saying why."""
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{what} must be true or false, not {value!r}")
+            return value
+        if self.type == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                raise ValueError(f"{what} must be one of {', '.join(self.choices)}, not {value!r}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{what} must be a number, not {value!r}")
+        if self.type == "int":
+            if int(value) != value:
+                raise ValueError(f"{what} must be a whole number, not {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
+        if self.min is not None and value < self.min:
+            raise ValueError(f"{what} must be at least {self.min:g}, not {value!r}")
+        if self.max is not None and value > self.max:
+            raise ValueError(f"{what} must be at most {self.max:g}, not {value!r}")
+        return value
+
+
+WinWhen = Literal[
+    "mixed_lovers_last_two",  # a werewolf and a non-werewolf in love are the last two alive
+    "none_alive",  # no living player of the faction named by `of`
+    "others_at_most",  # living players outside the faction are at most `count`
+    "at_least_half",  # the faction is at least half of the living
+]
+
+
+class WinSpec(_Strict):
+    faction: str
+    when: WinWhen
+    of: str | None = None
+    count: int = 0
+
+
+class MechanicsSpec(_Strict):
+    """Fixed rules of the game that differ between rulebooks (not user options)."""
+
+    starvation_winner: str | None = None  # a wholly sleeping pack starves: this side wins
+    lovers_know_partner_role: bool = True
+    reveal_on_death: bool = True
+    hunter_triggers: tuple[str, ...] = ("werewolves", "vote")
+    pack_tag: str = "werewolf"
+    kill_cause: str = "werewolves"
+    announce_failed_attempt: bool = False
+
+
+class NightSpec(_Strict):
+    first: tuple[str, ...]
+    later: tuple[str, ...]
+    preparation: tuple[str, ...] = ()
+
+
+class Rulebook(_Strict):
+    id: str
+    family: Literal["roles", "lupusburg"] = "roles"
+    languages: tuple[str, ...]
+    min_players: int = Field(ge=2)
+    max_players: int = Field(ge=2)
+    factions: tuple[str, ...]
+    roles: dict[str, RoleSpec]
+    night: NightSpec
+    day: tuple[str, ...]
+    mechanics: MechanicsSpec = MechanicsSpec()
+    options: dict[str, OptionSpec] = Field(default_factory=dict)
+    win: tuple[WinSpec, ...]
+    compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
+    names: dict[str, dict[str, str]]
+    text: dict[str, dict[str, str]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rulebook:
+        if self.min_players > self.max_players:
+            raise ValueError("min_players is larger than max_players")
+        for role_id, role in self.roles.items():
+            if role.faction not in self.factions:
+                raise ValueError(f"roles.{role_id}.faction: unknown faction {role.faction!r}")
+        for i, win in enumerate(self.win):
+            if win.faction not in self.factions:
+                raise ValueError(f"win[{i}].faction: unknown faction {win.faction!r}")
+            if win.of is not None and win.of not in self.factions:
+                raise ValueError(f"win[{i}].of: unknown faction {win.of!r}")
+        for size, deck in self.compositions.items():
+            if not size.isdigit():
+                raise ValueError(f"compositions.{size}: keys are player counts")
+            for role_id in deck:
+                if role_id not in self.roles:
+                    raise ValueError(f"compositions.{size}.{role_id}: unknown role")
+        for lang in self.languages:
+            names = self.names.get(lang)
+            if names is None:
+                raise ValueError(f"names.{lang}: missing (listed in languages)")
+            needed = [*self.roles, *self.factions, "rulebook", "leader"]
+            missing = [key for key in needed if key not in names]
+            if missing:
+                raise ValueError(f"names.{lang}: missing {', '.join(missing)}")
+        return self
+
+    @property
+    def language(self) -> str:
+        return self.languages[0]
+
+    def name(self, key: str, lang: str | None = None) -> str:
+        """The name a player reads for a role, faction or title, in ``lang``."""
+        table = self.names.get(lang or self.language) or self.names[self.language]
+        return table.get(key, key)
+
+    def tagged(self, tag: str) -> frozenset[str]:
+        return frozenset(r for r, spec in self.roles.items() if tag in spec.tags)

@@ -1,0 +1,82 @@
+"""`lupus rules`: a rulebook explained in its own language, straight from its data file."""
+
+from __future__ import annotations
+
+from lupus.narration import Narrator
+from lupus.rulebooks import available, load
+from lupus.rulebooks.schema import Rulebook
+
+
+def listing(lang: str | None = None) -> list[str]:
+    out = []
+    for rid in available():
+        book = load(rid)
+        text = Narrator(book, (), lang)
+        out.append(
+            f"{rid:12} {book.name('rulebook', text.lang)} "
+            f"({book.min_players}-{book.max_players}, {', '.join(book.languages)})"
+        )
+    return out
+
+
+def describe(book: Rulebook, lang: str | None = None) -> list[str]:
+    text = Narrator(book, (), lang)
+    t = text.t
+    out = [
+        t(
+            "rules_title",
+            id=book.id,
+            min=book.min_players,
+            max=book.max_players,
+            languages=", ".join(book.languages),
+        ),
+        "",
+        t("rules_roles"),
+    ]
+    for rid, spec in book.roles.items():
+        most = t("rules_most", count=spec.max) if spec.max else ""
+        faction = text.N.get(spec.faction, spec.faction)
+        out.append(
+            "  " + t("rules_role_line", name=text.role(rid), id=rid, faction=faction, most=most)
+        )
+
+    def steps(ids: tuple[str, ...]) -> str:
+        return " → ".join(t(f"step.{i}") for i in ids)
+
+    out += ["", f"{t('rules_night_first')}: {steps(book.night.first)}"]
+    out.append(f"{t('rules_night_later')}: {steps(book.night.later)}")
+    if book.night.preparation:
+        out.append(f"{t('rules_preparation')}: {steps(book.night.preparation)}")
+    out.append(f"{t('rules_day')}: {steps(book.day)}")
+    out += ["", t("rules_win")]
+    for win in book.win:
+        out.append(
+            "  "
+            + t(
+                f"win.{win.when}",
+                faction=text.N.get(win.faction, win.faction),
+                of=text.N.get(win.of or "", win.of or ""),
+                count=win.count,
+            )
+        )
+    if book.options:
+        out += ["", t("rules_options")]
+        for key, opt in book.options.items():
+            default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default
+            helptext = opt.help.get(text.lang) or next(iter(opt.help.values()), "")
+            out.append(
+                "  "
+                + t(
+                    "rules_option_line",
+                    key=key,
+                    default=default,
+                    type=opt.type,
+                    help=f": {helptext}" if helptext else "",
+                )
+            )
+    if book.compositions:
+        out += ["", t("rules_compositions")]
+        for size, deck in sorted(book.compositions.items(), key=lambda kv: int(kv[0])):
+            cards = ", ".join(f"{n} {text.role(r)}" for r, n in deck.items())
+            out.append(f"  {size:>2}: {cards}")
+    return out

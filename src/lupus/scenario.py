@@ -1,0 +1,164 @@
+"""Scenario files: a whole game as JSON (rulebook, deal, seed, actions), replayed exactly.
+
+This is how rules are tested and how users reproduce, share and report a game. The
+contract is documented in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from lupus.engine.errors import IllegalAction, LupusError
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action, Arg
+from lupus.engine.setup import new_game
+
+
+class ScenarioError(LupusError, ValueError):
+    """A scenario file that cannot be read or set up (exit status 1)."""
+
+
+class ScenarioAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    actor: str
+    do: str
+    target: str | None = None
+    targets: list[str] | None = None
+    card: str | None = None
+    coin: int | None = None
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rules: str
+    description: str | None = None
+    expect: dict[str, Any] | None = Field(
+        default=None, description="what the replay must give (test metadata, ignored in play)"
+    )
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int = 0
+    players: list[str]
+    roles: dict[str, str] | None = None
+    extra_cards: list[str] = Field(default_factory=list)
+    actions: list[ScenarioAction] = Field(default_factory=list)
+
+
+@dataclass
+class Replay:
+    """A replayed scenario: the game where it stopped, and the first refused action."""
+
+    game: Game
+    error_index: int | None = None
+    error_message: str | None = None
+
+
+def read(path: Path) -> Scenario:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid JSON: {exc}") from exc
+    return parse(data, str(path))
+
+
+def parse(data: object, source: str = "scenario") -> Scenario:
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ScenarioError(f"{source}: {problems}") from exc
+
+
+def setup(scenario: Scenario) -> Game:
+    """The scenario's game before any action, or ScenarioError saying why it cannot be."""
+    players = scenario.players
+    try:
+        if scenario.roles is None:
+            raise ScenarioError("roles: missing (name -> role id for every player)")
+        missing = [p for p in players if p not in scenario.roles]
+        extra = [name for name in scenario.roles if name not in players]
+        if missing:
+            raise ScenarioError(f"roles: no role for {', '.join(missing)}")
+        if extra:
+            raise ScenarioError(f"roles: {', '.join(extra)} is not among the players")
+        roles = [scenario.roles[p] for p in players]
+        return new_game(
+            scenario.rules, players, roles, scenario.extra_cards, scenario.options, scenario.seed
+        )
+    except ScenarioError:
+        raise
+    except LupusError as exc:
+        raise ScenarioError(str(exc)) from exc
+
+
+def to_action(game: Game, step: ScenarioAction) -> Action:
+    """The engine's action for a scenario line; unknown names are refused like any move."""
+    if step.actor == "leader":
+        actor = LEADER
+    elif step.actor in game.names:
+        actor = game.names.index(step.actor)
+    else:
+        raise IllegalAction(f"there is no player named {step.actor!r}")
+    args: list[Arg] = []
+    for name in ([step.target] if step.target is not None else []) + (step.targets or []):
+        args.append(seat_or_house(game, name))
+    if step.card is not None:
+        args.append(step.card)
+    if step.coin is not None:
+        args.append(step.coin)
+    return Action(actor, step.do, tuple(args))
+
+
+def seat_or_house(game: Game, name: str) -> Arg:
+    if name in game.names:
+        return game.names.index(name)
+    raise IllegalAction(f"there is no player named {name!r}")
+
+
+def replay(scenario: Scenario) -> Replay:
+    game = setup(scenario)
+    for index, step in enumerate(scenario.actions):
+        try:
+            game.apply(to_action(game, step))
+        except IllegalAction as exc:
+            return Replay(game, index, str(exc))
+    return Replay(game)
+
+
+def summary(result: Replay) -> dict[str, object]:
+    """The machine-readable outcome of a replay (the ``--json`` contract)."""
+    game = result.game
+    names = game.names
+    outcome = game.outcome
+    waiting: list[dict[str, object]] = []
+    if outcome is None:
+        for seat in game.waiting():
+            verbs = sorted({p.verb for p in game.prompts(seat)})
+            waiting.append({"actor": names[seat], "verbs": verbs})
+    alive = [names[s] for s in range(game.n) if s not in {d.player for d in game.deaths}]
+    out: dict[str, object] = {
+        "finished": outcome is not None,
+        "winner": outcome.winner if outcome else None,
+        "winners": [names[s] for s in outcome.winners] if outcome else [],
+        "alive": alive,
+        "deaths": [
+            {"player": names[d.player], "cause": d.cause, "phase": d.phase, "number": d.number}
+            for d in game.deaths
+        ],
+        "waiting_for": waiting,
+        "error": None
+        if result.error_index is None
+        else {"index": result.error_index, "message": result.error_message},
+    }
+    return out

@@ -56,6 +56,46 @@ class Narrator:
             return seat
         return self.names[int(str(seat))]
 
+    def house(self, house: object) -> str:
+        """Lupusburg's houses read <player>.1 and <player>.2."""
+        h = int(str(house))
+        return f"{self.names[h // 2]}.{h % 2 + 1}"
+
+    def house_fields(self, d: Mapping[str, object], fields: dict[str, object]) -> None:
+        for key in ("house", "chest"):
+            if isinstance(d.get(key), int) and not isinstance(d.get(key), bool):
+                fields[key] = self.house(d[key])
+        if isinstance(d.get("chest"), bool):
+            fields["chest"] = self.t("yes" if d["chest"] else "no")
+        for key in ("houses", "chests"):
+            items = d.get(key)
+            if isinstance(items, list):
+                fields[key] = self.join(self.house(h) for h in items)
+        for key in ("characters", "tokens"):
+            table = d.get(key)
+            if isinstance(table, Mapping):
+                fields[key] = self.join(
+                    f"{self.house(h)} ({self.role(c) if key == 'characters' else c})"
+                    for h, c in table.items()
+                )
+        if "character" in d:
+            fields["character"] = self.role(d["character"])
+        if "to" in d:
+            fields["to"] = self.who(d["to"])
+        coins = d.get("coins")
+        if isinstance(coins, list):
+            fields["coins"] = ", ".join(str(c) for c in coins)
+        scores = d.get("scores")
+        if isinstance(scores, Mapping):
+            fields["scores"] = self.join(f"{self.who(s)} {n}" for s, n in scores.items())
+        bets = d.get("bets")
+        if isinstance(bets, Mapping):
+            fields["bets"] = (
+                self.join(f"{self.who(s)} → {self.who(b[0])} ({b[1]})" for s, b in bets.items())
+                if bets
+                else self.t("nobody")
+            )
+
     def role(self, role: object) -> str:
         return self.N.get(str(role), str(role))
 
@@ -71,7 +111,7 @@ class Narrator:
     def event(self, ev: Event, viewer: int = LEADER) -> str:
         d = ev.data
         fields: dict[str, object] = dict(d)
-        for key in ("player", "target", "partner"):
+        for key in ("player", "target", "partner", "burgomaster"):
             if key in d:
                 fields[key] = self.who(d[key])
         fields["viewer"] = self.join(self.who(s) for s in sorted(ev.audience or ()))
@@ -97,9 +137,11 @@ class Narrator:
             winners = d.get("winners")
             if isinstance(winners, list):
                 fields["winners"] = self.join(self.who(s) for s in winners)
+        self.house_fields(d, fields)
         votes = d.get("votes")
         if isinstance(votes, Mapping):
-            fields["votes"] = self.join(f"{self.who(s)} {n}" for s, n in votes.items())
+            name = self.house if ev.kind == "ballots" else self.who
+            fields["votes"] = self.join(f"{name(s)} {n}" for s, n in votes.items())
         line = self.t(self.key(ev), **fields)
         line = line[:1].upper() + line[1:]
         if viewer == LEADER and ev.audience is not None:

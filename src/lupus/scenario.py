@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action, Arg
+from lupus.engine.model import LEADER, Action, Arg, Death
 from lupus.engine.setup import new_game
 
 
@@ -47,6 +47,10 @@ class Scenario(BaseModel):
     players: list[str]
     roles: dict[str, str] | None = None
     extra_cards: list[str] = Field(default_factory=list)
+    characters: dict[str, list[str]] | None = None
+    chests: dict[str, int] | None = None
+    burgomaster: str | None = None
+    bag: list[int] | None = None
     actions: list[ScenarioAction] = Field(default_factory=list)
 
 
@@ -84,6 +88,8 @@ def setup(scenario: Scenario) -> Game:
     """The scenario's game before any action, or ScenarioError saying why it cannot be."""
     players = scenario.players
     try:
+        if scenario.characters is not None or scenario.rules == "lupusburg":
+            return _setup_lupusburg(scenario)
         if scenario.roles is None:
             raise ScenarioError("roles: missing (name -> role id for every player)")
         missing = [p for p in players if p not in scenario.roles]
@@ -102,6 +108,39 @@ def setup(scenario: Scenario) -> Game:
         raise ScenarioError(str(exc)) from exc
 
 
+def _setup_lupusburg(scenario: Scenario) -> Game:
+    from lupus.lupusburg.game import LupusburgGame
+    from lupus.rulebooks import load
+
+    players = scenario.players
+    if scenario.roles is not None:
+        raise ScenarioError("roles: Lupusburg deals characters, use `characters` and `chests`")
+    if scenario.characters is None or scenario.chests is None:
+        raise ScenarioError("characters and chests: both are needed for Lupusburg")
+    for what, table in (("characters", scenario.characters), ("chests", scenario.chests)):
+        missing = [p for p in players if p not in table]
+        extra = [name for name in table if name not in players]
+        if missing:
+            raise ScenarioError(f"{what}: nothing for {', '.join(missing)}")
+        if extra:
+            raise ScenarioError(f"{what}: {', '.join(extra)} is not among the players")
+    if scenario.burgomaster is not None and scenario.burgomaster not in players:
+        raise ScenarioError(f"burgomaster: {scenario.burgomaster!r} is not among the players")
+    book = load(scenario.rules)
+    if book.family != "lupusburg":
+        raise ScenarioError(f"characters and chests are for Lupusburg, not {book.id}")
+    return LupusburgGame(
+        book,
+        players,
+        characters=[scenario.characters[p] for p in players],
+        chests=[scenario.chests[p] for p in players],
+        burgomaster=players.index(scenario.burgomaster) if scenario.burgomaster else 0,
+        bag=scenario.bag,
+        options=scenario.options,
+        seed=scenario.seed,
+    )
+
+
 def to_action(game: Game, step: ScenarioAction) -> Action:
     """The engine's action for a scenario line; unknown names are refused like any move."""
     if step.actor == "leader":
@@ -112,18 +151,12 @@ def to_action(game: Game, step: ScenarioAction) -> Action:
         raise IllegalAction(f"there is no player named {step.actor!r}")
     args: list[Arg] = []
     for name in ([step.target] if step.target is not None else []) + (step.targets or []):
-        args.append(seat_or_house(game, name))
+        args.append(game.parse_target(step.do, name))
     if step.card is not None:
         args.append(step.card)
     if step.coin is not None:
         args.append(step.coin)
     return Action(actor, step.do, tuple(args))
-
-
-def seat_or_house(game: Game, name: str) -> Arg:
-    if name in game.names:
-        return game.names.index(name)
-    raise IllegalAction(f"there is no player named {name!r}")
 
 
 def replay(scenario: Scenario) -> Replay:
@@ -146,19 +179,30 @@ def summary(result: Replay) -> dict[str, object]:
         for seat in game.waiting():
             verbs = sorted({p.verb for p in game.prompts(seat)})
             waiting.append({"actor": names[seat], "verbs": verbs})
-    alive = [names[s] for s in range(game.n) if s not in {d.player for d in game.deaths}]
+    alive = [names[s] for s in game.alive_seats()]
     out: dict[str, object] = {
         "finished": outcome is not None,
         "winner": outcome.winner if outcome else None,
         "winners": [names[s] for s in outcome.winners] if outcome else [],
         "alive": alive,
-        "deaths": [
-            {"player": names[d.player], "cause": d.cause, "phase": d.phase, "number": d.number}
-            for d in game.deaths
-        ],
+        "deaths": [death_record(game, d) for d in game.deaths],
         "waiting_for": waiting,
         "error": None
         if result.error_index is None
         else {"index": result.error_index, "message": result.error_message},
     }
+    if outcome is not None and outcome.scores:
+        out["scores"] = {names[s]: points for s, points in sorted(outcome.scores.items())}
     return out
+
+
+def death_record(game: Game, death: Death) -> dict[str, object]:
+    record: dict[str, object] = {
+        "player": game.names[death.player],
+        "cause": death.cause,
+        "phase": death.phase,
+        "number": death.number,
+    }
+    if death.house is not None:
+        record["house"] = game.house_name(death.house)
+    return record

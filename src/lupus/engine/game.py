@@ -187,19 +187,37 @@ class Game:
 
     def _bad_args(self, action: Action, prompt: Prompt) -> str:
         who = self.actor_name(action.actor)
-        given = ", ".join(self.arg_name(a) for a in action.args) or "nothing"
+        verb = action.verb
+        given = ", ".join(self.arg_name(a, verb) for a in action.args) or "nothing"
         if len(prompt.choices) > 12:
             return f"{who} cannot {action.verb} {given} now"
-        allowed = "; ".join(", ".join(self.arg_name(a) for a in c) or "-" for c in prompt.choices)
+        allowed = "; ".join(
+            ", ".join(self.arg_name(a, verb) for a in c) or "-" for c in prompt.choices
+        )
         return f"{who} cannot {action.verb} {given} now (choices: {allowed})"
 
     def actor_name(self, actor: int) -> str:
         return "the game leader" if actor == LEADER else self.names[actor]
 
-    def arg_name(self, arg: object) -> str:
+    def arg_name(self, arg: object, verb: str = "") -> str:
+        """How an argument of ``verb`` reads for a player (seats read as names)."""
         if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg < self.n:
             return self.names[arg]
         return str(arg)
+
+    def parse_target(self, verb: str, text: str) -> int:
+        """The argument a player named in a scenario or a form means for ``verb``."""
+        if text in self.names:
+            return self.names.index(text)
+        raise IllegalAction(f"there is no player named {text!r}")
+
+    def alive_seats(self) -> list[int]:
+        """Players still in the game (with a living character, in Lupusburg)."""
+        gone = {d.player for d in self.deaths}
+        return [s for s in range(self.n) if s not in gone]
+
+    def house_name(self, house: int) -> str:
+        return str(house)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``."""

@@ -60,10 +60,12 @@ def parse(text: str, source: str) -> Rulebook:
             for err in exc.errors()
         )
         raise RulebookError(f"{source}: {problems}") from exc
+    from lupus.lupusburg.steps import check_steps as check_lupusburg_steps
     from lupus.roles import check_steps
 
     try:
         check_steps(book)
+        check_lupusburg_steps(book)
     except ValueError as exc:
         raise RulebookError(f"{source}: {exc}") from exc
     return book

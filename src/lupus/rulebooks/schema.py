@@ -96,6 +96,18 @@ class NightSpec(_Strict):
     preparation: tuple[str, ...] = ()
 
 
+class LupusburgSpec(_Strict):
+    """The numbers of Lupusburg's box: coins, draws, voting rounds and points."""
+
+    bag: tuple[int, ...] = (8, 7, 6, 5, 4, 3, 2, 2)
+    coins_drawn: int = Field(default=3, ge=1)
+    token_rounds: int = Field(default=2, ge=1)
+    suspects: int = Field(default=2, ge=2)
+    points_per_character: int = 2
+    points_per_chest: int = 1
+    points_unused_seal: int = 1
+
+
 class Rulebook(_Strict):
     id: str
     family: Literal["roles", "lupusburg"] = "roles"
@@ -108,7 +120,8 @@ class Rulebook(_Strict):
     day: tuple[str, ...]
     mechanics: MechanicsSpec = MechanicsSpec()
     options: dict[str, OptionSpec] = Field(default_factory=dict)
-    win: tuple[WinSpec, ...]
+    win: tuple[WinSpec, ...] = ()
+    lupusburg: LupusburgSpec | None = None
     compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)

@@ -1,0 +1,224 @@
+"""Lupusburg's state: seats that hold two characters each, houses, chests, coins, bets.
+
+Houses are numbered ``2 * seat + k`` (k = 0 or 1) and read ``<player>.1`` /
+``<player>.2``. A character dies, not a player: a player is in the game while one of
+his characters lives, and players with no living character still bet and vote.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from lupus.engine.errors import IllegalAction, SetupError
+from lupus.engine.game import Game, Step
+from lupus.engine.model import Death, Outcome
+from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
+
+WEREWOLF = "werewolf"
+THIEF = "thief"
+TOWNSFOLK = "townsfolk"
+HOUSE_VERBS = frozenset({"peek", "claw", "privilege", "show", "token", "ballot"})
+
+
+class LupusburgGame(Game):
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        names: Sequence[str],
+        characters: Sequence[Sequence[str]],
+        chests: Sequence[int],
+        burgomaster: int = 0,
+        bag: Sequence[int] | None = None,
+        options: dict[str, OptionValue] | None = None,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(rulebook, names, options, seed)
+        self.spec = rulebook.lupusburg or LupusburgSpec()
+        check_setup(rulebook, self.names, characters, chests, bag, self.spec)
+        self.characters: list[str] = [c for pair in characters for c in pair]
+        self.alive_house: list[bool] = [True] * (2 * self.n)
+        self.chest: list[int] = [2 * seat + chests[seat] - 1 for seat in range(self.n)]
+        self.burgomaster = burgomaster
+        if bag is None:
+            coins = list(self.spec.bag)
+            self.rng.shuffle(coins)
+        else:
+            coins = list(bag)
+        self.bag: list[int] = coins
+        # Without a given bag order every draw is at random; with one, draws take from
+        # the front and unkept coins go back at the end (the scenario contract).
+        self.shuffle_draws = bag is None
+        self.bets: list[tuple[int, int] | None] = [None] * self.n
+        self.werewolf = self.characters.index(WEREWOLF) // 2
+        self.thief = self.characters.index(THIEF) // 2
+        self.claw: int | None = None
+        self.tokens: Counter[int] = Counter()
+        self.dirty = False
+        self.emit(
+            "game_starts",
+            None,
+            players=list(self.names),
+            burgomaster=burgomaster,
+            coins=sorted(self.spec.bag, reverse=True),
+        )
+        for seat in range(self.n):
+            mine = {h: self.characters[h] for h in self.houses_of(seat)}
+            self.emit(
+                "characters_dealt", [seat], player=seat, characters=mine, chest=self.chest[seat]
+            )
+        self.start()
+
+    # ------------------------------------------------------------------ houses
+    def houses_of(self, seat: int) -> tuple[int, int]:
+        return (2 * seat, 2 * seat + 1)
+
+    def house_name(self, house: int) -> str:
+        return f"{self.names[house // 2]}.{house % 2 + 1}"
+
+    def living_houses(self) -> list[int]:
+        return [h for h in range(2 * self.n) if self.alive_house[h]]
+
+    def living_count(self, seat: int) -> int:
+        return self.alive_house[2 * seat] + self.alive_house[2 * seat + 1]
+
+    def alive_seats(self) -> list[int]:
+        return [s for s in range(self.n) if self.living_count(s)]
+
+    def clockwise(self, seat: int) -> int:
+        """Distance from the Burgomaster counting clockwise (he himself is 0)."""
+        return (seat - self.burgomaster) % self.n
+
+    def house_order(self, house: int) -> tuple[int, int]:
+        """Tie-break key: the house closer to the Burgomaster clockwise comes first."""
+        return (self.clockwise(house // 2), house % 2)
+
+    def arg_name(self, arg: object, verb: str = "") -> str:
+        if verb in HOUSE_VERBS and isinstance(arg, int):
+            return self.house_name(arg)
+        return super().arg_name(arg, verb)
+
+    def parse_target(self, verb: str, text: str) -> int:
+        if verb not in HOUSE_VERBS:
+            return super().parse_target(verb, text)
+        player, _, number = text.rpartition(".")
+        if player not in self.names or number not in ("1", "2"):
+            raise IllegalAction(f"there is no house {text!r} (houses read like Anna.1, Anna.2)")
+        return 2 * self.names.index(player) + int(number) - 1
+
+    # ------------------------------------------------------------------ flow
+    def next_phase(self) -> list[Step]:
+        from lupus.lupusburg.steps import Dawn, PhaseStart, make_steps
+
+        book = self.rulebook
+        if self.phase in ("setup", "day"):
+            number = self.number + 1
+            ids = book.night.first if number == 1 else book.night.later
+            return [PhaseStart("night", number), *make_steps(ids, self), Dawn()]
+        return [PhaseStart("day", self.number), *make_steps(book.day, self)]
+
+    def kill_house(self, house: int, cause: str) -> None:
+        """The character under ``house`` dies; it and its house are set aside face down."""
+        if not self.alive_house[house]:
+            return
+        self.alive_house[house] = False
+        self.dirty = True
+        owner = house // 2
+        self.deaths.append(Death(owner, cause, self.phase, self.number, house))
+        self.emit("character_dies", None, player=owner, house=house, cause=cause)
+
+    def after_resolve(self) -> None:
+        if self.dirty:
+            from lupus.lupusburg.steps import WinCheck
+
+            self.dirty = False
+            self.push_front(WinCheck())
+
+    # ------------------------------------------------------------------ the end
+    def check_end(self) -> None:
+        wolf = self.living_count(self.werewolf)
+        others = sum(self.living_count(s) for s in range(self.n)) - wolf
+        if wolf == 0:
+            scores = self.scores()
+            contenders = [s for s in range(self.n) if s != self.werewolf]
+            best = min(contenders, key=lambda s: (-scores[s], self.clockwise(s)))
+            self.finish(TOWNSFOLK, (best,), scores, "werewolf_lynched")
+        elif wolf >= others:
+            scores = {s: (self.n if s == self.werewolf else 0) for s in range(self.n)}
+            self.finish(WEREWOLF, (self.werewolf,), scores, "werewolf_even")
+
+    def scores(self) -> dict[int, int]:
+        """Points of each player when the Werewolf has lost (he scores nothing)."""
+        spec = self.spec
+        scores: dict[int, int] = {}
+        for seat in range(self.n):
+            if seat == self.werewolf:
+                scores[seat] = 0
+                continue
+            points = spec.points_per_character * self.living_count(seat)
+            if self.alive_house[self.chest[seat]]:
+                points += spec.points_per_chest
+            bet = self.bets[seat]
+            if bet is None:
+                points += spec.points_unused_seal
+            elif bet[0] == self.werewolf:
+                points += bet[1]
+            scores[seat] = points
+        return scores
+
+    def finish(
+        self, winner: str, winners: tuple[int, ...], scores: dict[int, int], reason: str
+    ) -> None:
+        self.emit(
+            "game_over",
+            None,
+            winner=winner,
+            winners=list(winners),
+            reason=reason,
+            scores=scores,
+            characters={h: self.characters[h] for h in range(2 * self.n)},
+            chests=list(self.chest),
+            bets={s: list(b) for s, b in enumerate(self.bets) if b is not None},
+        )
+        self.end(Outcome(winner, winners, reason, scores))
+
+
+def check_setup(
+    book: Rulebook,
+    names: Sequence[str],
+    characters: Sequence[Sequence[str]],
+    chests: Sequence[int],
+    bag: Sequence[int] | None,
+    spec: LupusburgSpec,
+) -> None:
+    """Refuse, with the reason, a deal the Lupusburg rules do not allow."""
+    n = len(names)
+    if len(set(names)) != n or any(not name.strip() or "." in name for name in names):
+        raise SetupError("player names must be unique, not empty, and without a dot")
+    if not book.min_players <= n <= book.max_players:
+        raise SetupError(
+            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
+        )
+    if len(characters) != n or any(len(pair) != 2 for pair in characters):
+        raise SetupError("every player holds exactly two characters, one under each house")
+    deck = Counter(c for pair in characters for c in pair)
+    unknown = sorted(set(deck) - {WEREWOLF, THIEF, TOWNSFOLK})
+    if unknown:
+        raise SetupError(f"unknown character {unknown[0]!r} (werewolf, thief, townsfolk)")
+    if deck[WEREWOLF] != 1 or deck[THIEF] != 1 or deck[TOWNSFOLK] != 2 * n - 2:
+        raise SetupError(
+            f"the deck for {n} players is 1 werewolf, 1 thief and {2 * n - 2} townsfolk"
+        )
+    for seat, pair in enumerate(characters):
+        if WEREWOLF in pair and THIEF in pair:
+            raise SetupError(f"{names[seat]} holds both the werewolf and the thief: redeal")
+        chest = chests[seat]
+        if chest not in (1, 2):
+            raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {chest!r}")
+        if pair[chest - 1] != TOWNSFOLK:
+            raise SetupError(
+                f"{names[seat]}: the werewolf and the thief may not live under the chest house"
+            )
+    if bag is not None and sorted(bag) != sorted(spec.bag):
+        coins = ", ".join(str(c) for c in spec.bag)
+        raise SetupError(f"the bag holds exactly the coins {coins}, in any order")

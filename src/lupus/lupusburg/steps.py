@@ -1,0 +1,361 @@
+"""Lupusburg's steps: the night's Thief and Werewolf, the day's privilege, bets and lynch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from lupus.engine.game import Step
+from lupus.engine.model import Action, Args, Prompt
+from lupus.lupusburg.game import LupusburgGame
+from lupus.rulebooks.schema import Rulebook
+
+
+def houses(targets: Sequence[int]) -> tuple[Args, ...]:
+    return tuple((h,) for h in targets)
+
+
+def lgame(game: object) -> LupusburgGame:
+    assert isinstance(game, LupusburgGame)
+    return game
+
+
+class Turn(Step):
+    """One actor (or nobody) owes one decision; shared by most Lupusburg steps."""
+
+    def __init__(self) -> None:
+        self.actor: int | None = None
+        self.choice: Action | None = None
+
+    def prompts(self, game: object) -> list[Prompt]:
+        if self.actor is None or self.choice is not None:
+            return []
+        return self.options(lgame(game), self.actor)
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        return []
+
+    def waiting(self, game: object) -> list[int]:
+        return [] if self.actor is None or self.choice is not None else [self.actor]
+
+    def act(self, game: object, action: Action) -> None:
+        self.choice = action
+        self.recorded(lgame(game), action)
+
+    def recorded(self, g: LupusburgGame, action: Action) -> None:
+        """Announce the decision to whoever sees it being taken."""
+
+    def target(self) -> int | None:
+        if self.choice is None or not self.choice.args:
+            return None
+        arg = self.choice.args[0]
+        assert isinstance(arg, int)
+        return arg
+
+
+class PhaseStart(Step):
+    id = "phase"
+
+    def __init__(self, phase: str, number: int) -> None:
+        self.phase = phase
+        self.number = number
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        g.phase = self.phase
+        g.number = self.number
+        g.claw = None
+        g.tokens.clear()
+        g.emit(self.phase, None, number=self.number, burgomaster=g.burgomaster)
+        return False
+
+
+class ThiefStep(Turn):
+    """The Thief looks under one house: is there a chest? The step always runs."""
+
+    id = "thief"
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        g.emit("wake", None, step=self.id)
+        if g.living_count(g.thief):
+            self.actor = g.thief
+        return True
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        mine = g.houses_of(actor)
+        return [Prompt(actor, "peek", houses([h for h in g.living_houses() if h not in mine]))]
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        house = self.target()
+        if house is not None and self.actor is not None:
+            g.emit("peeked", [self.actor], house=house, chest=g.chest[house // 2] == house)
+
+
+class WerewolfStep(Turn):
+    """The Werewolf points the claw at a house; its character is slaughtered at dawn."""
+
+    id = "werewolf"
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        g.emit("wake", None, step=self.id)
+        if g.living_count(g.werewolf):
+            self.actor = g.werewolf
+        return True
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        mine = g.houses_of(actor)
+        own_allowed = g.living_count(actor) == 2
+        targets = [h for h in g.living_houses() if own_allowed or h not in mine]
+        return [Prompt(actor, "claw", houses(targets))]
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        g.claw = self.target()
+        if g.claw is not None and self.actor is not None:
+            g.emit("clawed", [self.actor], house=g.claw)
+
+
+class Dawn(Step):
+    id = "dawn"
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        g.emit("dawn", None, number=g.number)
+        if g.claw is None:
+            g.emit("no_death", None)
+        else:
+            g.kill_house(g.claw, "werewolf")
+
+
+class WinCheck(Step):
+    id = "win_check"
+
+    def resolve(self, game: object) -> None:
+        lgame(game).check_end()
+
+
+class PrivilegeStep(Turn):
+    """The Burgomaster may see another player's living character, and then must show
+    that player one of his own living characters, his choice."""
+
+    id = "privilege"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: int | None = None
+        self.shown: int | None = None
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        b = g.burgomaster
+        others = [h for h in g.living_houses() if h // 2 != b]
+        if g.living_count(b) and others:
+            self.actor = b
+        return True
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        if self.seen is None:
+            others = [h for h in g.living_houses() if h // 2 != actor]
+            return [Prompt(actor, "privilege", houses(others)), Prompt(actor, "pass", ((),))]
+        mine = [h for h in g.houses_of(actor) if g.alive_house[h]]
+        return [Prompt(actor, "show", houses(mine))]
+
+    def waiting(self, game: object) -> list[int]:
+        if self.actor is None or self.shown is not None:
+            return []
+        if self.choice is not None and self.choice.verb == "pass":
+            return []
+        return [self.actor]
+
+    def prompts(self, game: object) -> list[Prompt]:
+        if not self.waiting(game):
+            return []
+        assert self.actor is not None
+        return self.options(lgame(game), self.actor)
+
+    def act(self, game: object, action: Action) -> None:
+        g = lgame(game)
+        self.choice = action
+        house = action.args[0] if action.args else None
+        assert house is None or isinstance(house, int)
+        if action.verb == "privilege" and house is not None:
+            self.seen = house
+            g.emit("privilege", None, player=action.actor, house=house)
+            g.emit("privilege_seen", [action.actor], house=house, character=g.characters[house])
+        elif action.verb == "show" and house is not None and self.seen is not None:
+            self.shown = house
+            owner = self.seen // 2
+            g.emit(
+                "privilege_shown",
+                [action.actor, owner],
+                player=action.actor,
+                to=owner,
+                house=house,
+                character=g.characters[house],
+            )
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        if self.seen is not None and self.shown is None and self.actor is not None:
+            mine = [h for h in g.houses_of(self.actor) if g.alive_house[h]]
+            self.act(g, Action(self.actor, "show", (g.rng.choice(mine),)))
+
+
+class BetTurn(Turn):
+    """A player's betting turn: bet once per game on a player with one drawn coin."""
+
+    id = "betting"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        if g.bets[self.seat] is not None or g.finished:
+            return False
+        if g.shuffle_draws:
+            g.rng.shuffle(g.bag)
+        self.actor = self.seat
+        return True
+
+    def draw(self, g: LupusburgGame) -> list[int]:
+        return g.bag[: g.spec.coins_drawn]
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        coins = sorted(set(self.draw(g)), reverse=True)
+        choices = tuple((t, c) for t in range(g.n) if t != actor for c in coins)
+        return [Prompt(actor, "bet", choices), Prompt(actor, "pass", ((),))]
+
+    def recorded(self, g: LupusburgGame, action: Action) -> None:
+        if action.verb != "bet":
+            return
+        target, coin = action.args
+        assert isinstance(target, int) and isinstance(coin, int)
+        drawn = self.draw(g)
+        g.emit("coins_drawn", [action.actor], coins=list(drawn), kept=coin)
+        rest = list(drawn)
+        rest.remove(coin)
+        g.bag = g.bag[len(drawn) :] + rest
+        g.bets[action.actor] = (target, coin)
+        g.emit("bet", None, player=action.actor, target=target)
+
+
+class TokenTurn(Turn):
+    """First voting: a player's turn to lay one token on a living character."""
+
+    id = "first_voting"
+
+    def __init__(self, seat: int, round_: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.round = round_
+
+    def begin(self, game: object) -> bool:
+        self.actor = self.seat
+        return True
+
+    def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "token", houses(g.living_houses()))]
+
+    def recorded(self, g: LupusburgGame, action: Action) -> None:
+        house = action.args[0]
+        assert isinstance(house, int)
+        g.tokens[house] += 1
+        g.emit("token", None, player=action.actor, house=house, round=self.round)
+
+
+class SecondVoting(Step):
+    """The two most-voted characters are suspects; each unsuspected living character
+    gives its owner one secret ballot; the suspect with more ballots is lynched."""
+
+    id = "second_voting"
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        living = g.living_houses()
+        ranked = sorted(living, key=lambda h: (-g.tokens[h], g.house_order(h)))
+        self.suspects = sorted(ranked[: g.spec.suspects], key=g.house_order)
+        g.emit(
+            "suspects",
+            None,
+            houses=self.suspects,
+            tokens={h: g.tokens[h] for h in sorted(g.tokens)},
+        )
+        self.owed = {
+            s: sum(1 for h in g.houses_of(s) if g.alive_house[h] and h not in self.suspects)
+            for s in range(g.n)
+        }
+        self.ballots = {h: 0 for h in self.suspects}
+        self.closed = False
+        return True
+
+    def prompts(self, game: object) -> list[Prompt]:
+        return [Prompt(s, "ballot", houses(self.suspects)) for s in self.waiting(game)]
+
+    def waiting(self, game: object) -> list[int]:
+        return [s for s, owed in self.owed.items() if owed > 0]
+
+    def act(self, game: object, action: Action) -> None:
+        g = lgame(game)
+        house = action.args[0]
+        assert isinstance(house, int)
+        self.owed[action.actor] -= 1
+        self.ballots[house] += 1
+        g.emit("ballot_cast", [action.actor], player=action.actor, house=house)
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        g.emit("ballots", None, votes=dict(self.ballots))
+        lynched = min(self.suspects, key=lambda h: (-self.ballots[h], g.house_order(h)))
+        g.kill_house(lynched, "vote")
+
+
+class PassBurgomaster(Step):
+    id = "burgomaster"
+
+    def begin(self, game: object) -> bool:
+        g = lgame(game)
+        g.burgomaster = (g.burgomaster + 1) % g.n
+        g.emit("burgomaster", None, player=g.burgomaster)
+        return False
+
+
+def _betting(g: LupusburgGame) -> list[Step]:
+    return [BetTurn((g.burgomaster + i) % g.n) for i in range(g.n)]
+
+
+def _first_voting(g: LupusburgGame) -> list[Step]:
+    return [
+        TokenTurn((g.burgomaster + i) % g.n, r + 1)
+        for r in range(g.spec.token_rounds)
+        for i in range(g.n)
+    ]
+
+
+STEPS: dict[str, Callable[[LupusburgGame], list[Step]]] = {
+    "thief": lambda g: [ThiefStep()],
+    "werewolf": lambda g: [WerewolfStep()],
+    "privilege": lambda g: [PrivilegeStep()],
+    "betting": _betting,
+    "first_voting": _first_voting,
+    "second_voting": lambda g: [SecondVoting(), PassBurgomaster()],
+}
+
+
+def make_steps(ids: Sequence[str], g: LupusburgGame) -> list[Step]:
+    return [step for i in ids for step in STEPS[i](g)]
+
+
+def check_steps(book: Rulebook) -> None:
+    if book.family != "lupusburg":
+        return
+    for where, ids in (("night.first", book.night.first), ("night.later", book.night.later)):
+        for step_id in ids:
+            if step_id not in STEPS:
+                raise ValueError(f"{where}: unknown step {step_id!r} (known: {', '.join(STEPS)})")
+    for step_id in book.day:
+        if step_id not in STEPS:
+            raise ValueError(f"day: unknown step {step_id!r} (known: {', '.join(STEPS)})")

@@ -43,12 +43,19 @@ class Step:
         """Every decision that may be taken now, including changes of a given vote."""
         return []
 
+    def prompts_for(self, game: Game, actor: int) -> list[Prompt]:
+        """One actor's prompts; steps override it when that is cheaper than filtering."""
+        return [p for p in self.prompts(game) if p.actor == actor]
+
     def waiting(self, game: Game) -> list[int]:
         """Actors who still owe an input before the step can resolve."""
         return []
 
     def act(self, game: Game, action: Action) -> None:
         raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
+
+    def forget_prompts(self) -> None:
+        """Drop cached prompts: the game calls it after every recorded decision."""
 
     def complete(self, game: Game) -> bool:
         return self.closed or not self.waiting(game)
@@ -140,7 +147,12 @@ class Game:
         """Open prompts (all, or one actor's). The leader's only prompt is ``close``."""
         if self.step is None or self.outcome is not None:
             return []
-        open_ = [p for p in self.step.prompts(self) if actor is None or p.actor == actor]
+        if actor is None:
+            open_ = self.step.prompts(self)
+        elif actor == LEADER:
+            open_ = []
+        else:
+            open_ = self.step.prompts_for(self, actor)
         if actor in (None, LEADER):
             open_.append(Prompt(LEADER, "close", ((),)))
         return open_
@@ -166,7 +178,7 @@ class Game:
         else:
             if not 0 <= action.actor < self.n:
                 raise IllegalAction(f"there is no player number {action.actor}")
-            mine = [p for p in step.prompts(self) if p.actor == action.actor]
+            mine = step.prompts_for(self, action.actor)
             prompt = next((p for p in mine if p.verb == action.verb), None)
             if prompt is None:
                 raise IllegalAction(self._refusal(action, mine))
@@ -174,6 +186,7 @@ class Game:
             if args not in prompt.choices:
                 raise IllegalAction(self._bad_args(action, prompt))
             step.act(self, Action(action.actor, action.verb, args))
+            step.forget_prompts()
         self.history.append(action)
         self.state_id += 1
         self._advance()

@@ -31,6 +31,7 @@ class Ballot(VillageStep):
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
+        self._offered: dict[int, list[Prompt]] = {}
 
     def begin(self, game: object) -> bool:
         g = self.game(game)
@@ -56,8 +57,19 @@ class Ballot(VillageStep):
         g = self.game(game)
         return [p for a in self.voters for p in self.options(g, a)]
 
+    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
+        # Options only change when a decision is recorded, so they are kept until then.
+        offered = self._offered.get(actor)
+        if offered is None:
+            offered = self.options(self.game(game), actor) if actor in self.voters else []
+            self._offered[actor] = offered
+        return offered
+
     def waiting(self, game: object) -> list[int]:
         return [a for a in self.voters if a not in self.choice]
+
+    def forget_prompts(self) -> None:
+        self._offered.clear()
 
     def act(self, game: object, action: Action) -> None:
         self.choice[action.actor] = action

@@ -90,6 +90,107 @@ def demo(
     _print_lines(narrate(result.game.view(LEADER), lang))
 
 
+def _parse_options(pairs: list[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def _parse_bots(text: str) -> dict[str, str]:
+    if "=" not in text:
+        return {"*": text}
+    bots: dict[str, str] = {}
+    for part in text.split(","):
+        faction, _, kind = part.partition("=")
+        bots[faction.strip()] = kind.strip()
+    return bots
+
+
+@app.command()
+def simulate(
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    players: Annotated[int, typer.Option(help="Players (the recommended composition).")] = 8,
+    roles: Annotated[
+        str | None, typer.Option(help="Composition instead: role=count,... (thief: +2 cards).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
+    ] = None,
+    bots: Annotated[
+        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+    ] = "random",
+    games: Annotated[int, typer.Option(help="Games to play.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Same seed, same numbers, whatever --workers.")] = 0,
+    workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    backend: Annotated[str, typer.Option(help="processes | ray")] = "processes",
+    ray_address: Annotated[str | None, typer.Option(help="An existing Ray cluster.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Self-play many seeded games and report win rates with 95% confidence intervals."""
+    import os
+
+    from rich.progress import Progress
+
+    from lupus.engine.deal import parse_counts
+    from lupus.sim import SimConfig
+    from lupus.sim import simulate as run
+
+    try:
+        book = load(rules)
+        counts = parse_counts(roles) if roles else {}
+        if roles:
+            players = sum(counts.values()) - (2 if "thief" in counts else 0)
+        config = SimConfig(
+            rules=book.id,
+            players=players,
+            counts=counts,
+            options=_parse_options(option or []),  # type: ignore[arg-type]
+            bots=_parse_bots(bots),
+            seed=seed,
+        )
+        config.composition()
+        from lupus.sim.runner import play_one
+
+        play_one(config, 0, book)  # a bad setup fails here, before any worker starts
+    except (LupusError, ValueError) as exc:
+        typer.echo(f"lupus: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    n_workers = workers or os.cpu_count() or 1
+    show = not as_json and games >= 2000 and sys.stderr.isatty()
+    with Progress(transient=True, disable=not show) as bar:
+        task = bar.add_task("playing", total=games)
+        result = run(
+            config,
+            games,
+            workers=n_workers,
+            backend=backend,
+            ray_address=ray_address,
+            progress=lambda done: bar.advance(task, done),
+        )
+    data = result.as_dict()
+    if as_json:
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    lines = [
+        f"{book.name('rulebook')}: {players} players, {data['games']} games "
+        f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}",
+        f"composition: {', '.join(f'{n} {r}' for r, n in config.composition().items())}",
+    ]
+    for faction, rate in data["win_rate"].items():  # type: ignore[attr-defined]
+        lo, hi = rate["ci95"]
+        wins = data["wins"][faction]  # type: ignore[index]
+        lines.append(f"  {book.name(faction):24} {wins:>8}  {rate['p']:.3f}  [{lo:.3f}, {hi:.3f}]")
+    lines.append(f"mean game length: {data['mean_days']:.2f} days")
+    _print_lines(lines)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from lupus.engine.errors import IllegalAction
 from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
-from lupus.engine.views import View, view_of
+from lupus.engine.views import Ledger, View, view_of
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
@@ -84,7 +84,8 @@ class Game:
         self.options: dict[str, OptionValue] = resolve_options(rulebook, options or {})
         self.seed = seed
         self.rng = random.Random(seed)
-        self.events: list[Event] = []
+        self.ledger = Ledger(self.n)
+        self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []
         self.deaths: list[Death] = []
         self.state_id = 0
@@ -113,7 +114,7 @@ class Game:
     def emit(self, kind: str, audience: Iterable[int] | None = None, /, **data: object) -> None:
         """Record an event; ``audience`` None means everyone, [] the leader alone."""
         aud = None if audience is None else frozenset(audience)
-        self.events.append(Event(kind, aud, data, self.phase, self.number))
+        self.ledger.record(Event(kind, aud, data, self.phase, self.number))
 
     def push_front(self, *steps: Step) -> None:
         """Schedule steps to run next, in the order given."""

@@ -68,12 +68,36 @@ def role_facts(event: Event) -> list[tuple[int, str]]:
     return facts
 
 
+class Ledger:
+    """Every event, and each seat's own share of them, routed once by audience.
+
+    Routing when an event is recorded keeps a view as cheap as copying one list, which
+    matters when bots ask for a view at every decision of a million simulated games.
+    """
+
+    def __init__(self, seats: int) -> None:
+        self.all: list[Event] = []
+        self.seen: list[list[Event]] = [[] for _ in range(seats)]
+
+    def record(self, event: Event) -> None:
+        self.all.append(event)
+        if event.audience is None:
+            for log in self.seen:
+                log.append(event)
+        else:
+            for seat in event.audience:
+                self.seen[seat].append(event)
+
+    def visible(self, seat: int) -> tuple[Event, ...]:
+        return tuple(self.all) if seat == LEADER else tuple(self.seen[seat])
+
+
 def view_of(game: object, seat: int) -> View:
     from lupus.engine.game import Game
 
     assert isinstance(game, Game)
-    events = tuple(ev for ev in game.events if ev.visible_to(seat))
-    prompts = tuple(game.prompts(seat)) if seat != LEADER else tuple(game.prompts(LEADER))
+    events = game.ledger.visible(seat)
+    prompts = tuple(game.prompts(seat))
     return View(
         seat=seat,
         rulebook=game.rulebook.id,

@@ -1,0 +1,26 @@
+"""The random bot: a uniformly random legal choice among the ways to act.
+
+It takes a passive verb (pass, abstain, sleep, keep) only when no other is open, so a
+random village votes uniformly among the living and a random pack always picks a victim,
+which is what the theory of random play (and the speed comparisons) assume.
+"""
+
+from __future__ import annotations
+
+import random
+
+from lupus.bots.base import PASSIVE
+from lupus.engine.model import Action
+from lupus.engine.views import View
+
+
+class RandomBot:
+    name = "random"
+
+    def act(self, view: View, rng: random.Random) -> Action:
+        prompts = view.prompts
+        active = [p for p in prompts if p.verb not in PASSIVE]
+        pool = active or list(prompts)
+        choices = [(p.verb, args) for p in pool for args in p.choices]
+        verb, args = choices[rng.randrange(len(choices))]
+        return Action(view.seat, verb, args)

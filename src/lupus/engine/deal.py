@@ -1,0 +1,103 @@
+"""Random deals from a composition, for games nobody scripted (simulations, the web).
+
+Pure: the caller hands in the random generator, so a seed gives the same deal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from lupus.engine.errors import SetupError
+from lupus.rulebooks.schema import Rulebook
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What the dealer hands out: village cards, or Lupusburg characters and chests."""
+
+    roles: tuple[str, ...] = ()
+    extra_cards: tuple[str, ...] = ()
+    characters: tuple[tuple[str, str], ...] = ()
+    chests: tuple[int, ...] = ()
+    burgomaster: int = 0
+    notes: dict[str, object] = field(default_factory=dict)
+
+
+def composition(book: Rulebook, players: int) -> dict[str, int]:
+    """The rulebook's recommended composition for that many players."""
+    deck = book.compositions.get(str(players))
+    if deck is None:
+        sizes = ", ".join(sorted(book.compositions, key=int))
+        raise SetupError(f"{book.id} recommends no composition for {players} players ({sizes})")
+    return dict(deck)
+
+
+def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Random) -> Deal:
+    """Shuffle the cards of ``counts`` and deal them to ``players`` seats."""
+    if book.family == "lupusburg":
+        return deal_lupusburg(players, rng)
+    deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
+    thief = "thief" in deck
+    wanted = players + (2 if thief else 0)
+    if len(deck) != wanted:
+        extra = " (a thief needs two extra cards)" if thief else ""
+        raise SetupError(f"{len(deck)} cards for {players} players{extra}")
+    pack = book.tagged(book.mechanics.pack_tag)
+    for _ in range(1000):
+        rng.shuffle(deck)
+        roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
+        if "thief" not in roles:
+            extra_cards = ()
+        if any(r in pack for r in roles) and not all(r in pack for r in roles):
+            return Deal(roles=roles, extra_cards=extra_cards)
+    raise SetupError("this composition cannot be dealt with a werewolf and a villager in play")
+
+
+def deal_lupusburg(players: int, rng: random.Random) -> Deal:
+    """Deal two characters each (redeal if one player gets both Werewolf and Thief) and
+    place them: the Werewolf and the Thief never under the chest house."""
+    deck = ["werewolf", "thief"] + ["townsfolk"] * (2 * players - 2)
+    while True:
+        rng.shuffle(deck)
+        pairs = [deck[2 * i : 2 * i + 2] for i in range(players)]
+        if not any("werewolf" in p and "thief" in p for p in pairs):
+            break
+    characters: list[tuple[str, str]] = []
+    chests: list[int] = []
+    for pair in pairs:
+        special = [c for c in pair if c != "townsfolk"]
+        if special:
+            chest = rng.choice((1, 2))
+            placed = ("townsfolk", special[0]) if chest == 1 else (special[0], "townsfolk")
+        else:
+            chest = rng.choice((1, 2))
+            placed = ("townsfolk", "townsfolk")
+        characters.append(placed)
+        chests.append(chest)
+    return Deal(characters=tuple(characters), chests=tuple(chests), burgomaster=0)
+
+
+def seat_names(players: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(players)]
+
+
+def parse_counts(text: str) -> dict[str, int]:
+    """``werewolf=2,seer=1,villager=5`` -> counts (the CLI's --roles)."""
+    counts: dict[str, int] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        role, _, number = part.partition("=")
+        try:
+            counts[role.strip()] = int(number) if number else 1
+        except ValueError as exc:
+            raise SetupError(f"--roles: {part!r} is not role=count") from exc
+    return counts
+
+
+def check_counts(book: Rulebook, counts: Sequence[str] | Mapping[str, int]) -> None:
+    for role in counts:
+        if role not in book.roles:
+            raise SetupError(f"unknown role {role!r} in {book.id}")

@@ -1,0 +1,28 @@
+"""The same chunks of seeded games, on Ray (a local one, or a cluster's address)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from lupus.sim.runner import SimConfig, Tally, play_range
+
+
+def run_on_ray(work: list[tuple[SimConfig, int, int]], address: str | None) -> Iterator[Tally]:
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the extra
+        raise RuntimeError("the Ray backend needs `pip install 'lupus[ray]'`") from exc
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        remote: Any = ray.remote(play_range)
+        pending = [remote.remote(config, a, b) for config, a, b in work]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        if started_here:
+            ray.shutdown()

@@ -1,0 +1,16 @@
+"""Interval estimates for win rates."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default): sound near 0 and 1, unlike p ± 2σ."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

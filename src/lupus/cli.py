@@ -191,6 +191,35 @@ def simulate(
     _print_lines(lines)
 
 
+@app.command()
+def play(
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    players: Annotated[int, typer.Option(help="Players at the table (you included).")] = 8,
+    seat: Annotated[int, typer.Option(help="Your seat, 1 = first clockwise.")] = 1,
+    lang: Annotated[str | None, typer.Option(help="Language (default: the rulebook's).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed, to play the same deal again.")] = None,
+    bots: Annotated[str, typer.Option(help="Bot kind for the other seats.")] = "random",
+) -> None:
+    """Play a game in the terminal against bots: your view only, menus at your prompts."""
+    from lupus.terminal import play as run
+
+    if not 1 <= seat <= players:
+        typer.echo(f"lupus: --seat is 1 to {players}", err=True)
+        raise typer.Exit(1)
+
+    def ask(question: str) -> str | None:
+        try:
+            return input(question + " ")
+        except EOFError:
+            return None
+
+    try:
+        run(rules, players, seat - 1, ask, typer.echo, lang=lang, seed=seed, bots=bots)
+    except (LupusError, ValueError) as exc:
+        typer.echo(f"lupus: {exc}", err=True)
+        raise typer.Exit(1) from exc
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

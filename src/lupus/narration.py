@@ -99,6 +99,11 @@ class Narrator:
     def role(self, role: object) -> str:
         return self.N.get(str(role), str(role))
 
+    def side(self, faction: object) -> str:
+        """A faction's name: ``faction.<id>`` when a role shares the id (maffia's mafia)."""
+        key = str(faction)
+        return self.N.get(f"faction.{key}") or self.N.get(key, key)
+
     def join(self, items: Iterable[str]) -> str:
         items = list(items)
         if len(items) <= 1:
@@ -132,8 +137,10 @@ class Narrator:
             fields["cards"] = self.join(f"{n} × {self.role(r)}" for r, n in comp.items())
         if "cause" in d:
             fields["cause"] = self.t(f"cause_{d['cause']}")
+        if "side" in d:
+            fields["side"] = self.side(d["side"])
         if "winner" in d:
-            fields["winner"] = self.N.get(str(d["winner"]), str(d["winner"]))
+            fields["winner"] = self.side(d["winner"])
             winners = d.get("winners")
             if isinstance(winners, list):
                 fields["winners"] = self.join(self.who(s) for s in winners)
@@ -145,7 +152,10 @@ class Narrator:
         line = self.t(self.key(ev), **fields)
         line = line[:1].upper() + line[1:]
         if viewer == LEADER and ev.audience is not None:
-            line = self.t("private", players=fields["viewer"] or "-", text=line)
+            if ev.audience:
+                line = self.t("private", players=fields["viewer"] or "-", text=line)
+            else:
+                line = self.t("private_leader", text=line)
         return line
 
     def key(self, ev: Event) -> str:

@@ -35,10 +35,10 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
     ]
     for rid, spec in book.roles.items():
         most = t("rules_most", count=spec.max) if spec.max else ""
-        faction = text.N.get(spec.faction, spec.faction)
-        out.append(
-            "  " + t("rules_role_line", name=text.role(rid), id=rid, faction=faction, most=most)
-        )
+        faction = text.side(spec.faction)
+        line = t("rules_role_line", name=text.role(rid), id=rid, faction=faction, most=most)
+        about = text.text.get(f"about.{rid}")
+        out.append("  " + (t("rules_role_about", line=line, about=about) if about else line))
 
     def steps(ids: tuple[str, ...]) -> str:
         return " → ".join(t(f"step.{i}") for i in ids)
@@ -54,11 +54,15 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
             "  "
             + t(
                 f"win.{win.when}",
-                faction=text.N.get(win.faction, win.faction),
-                of=text.N.get(win.of or "", win.of or ""),
+                faction=text.side(win.faction),
+                of=text.side(win.of or ""),
                 count=win.count,
             )
         )
+    notes = [key for key in text.text if key.startswith("note.")]
+    if notes:
+        out += ["", t("rules_notes")]
+        out += ["  " + t(key) for key in notes]
     if book.options:
         out += ["", t("rules_options")]
         for key, opt in book.options.items():

@@ -19,12 +19,25 @@ from lupus.rulebooks.schema import OptionValue, Rulebook, WinSpec
 
 @dataclass(slots=True)
 class NightRecord:
-    """What the night's steps decided; dawn turns it into deaths."""
+    """What the night's steps decided; dawn turns it into deaths.
+
+    The night's attack (``victim``) is *settled* once: it lands, or it is stopped by a
+    heal or a protection. Dawn settles it if no step did before (the Doctor's step
+    settles it as soon as his turn is over, so that the murdered do not wake again).
+    Until dawn, whatever the village will learn (deaths, a failed attempt, a couple
+    revealed) waits in ``news``: deaths during the night are real at once, but only
+    announced at dawn, in the order they happened.
+    """
 
     victim: int | None = None
     healed: bool = False
     poisoned: list[int] = field(default_factory=list)
     protected: int | None = None
+    saved: int | None = None
+    settled: bool = False
+    dawned: bool = False
+    news: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    unannounced: list[int] = field(default_factory=list)
 
 
 DeathHook = Callable[["VillageGame", int, str], None]
@@ -55,8 +68,7 @@ class VillageGame(Game):
         self.potions: dict[str, int] = {"heal": 1, "poison": 1}
         self.protected_last: int | None = None
         self.saved_last: bool = False
-        self.couple_pending: list[int] = []
-        self.murdered_last_night: bool = False
+        self.nominees: list[int] = []
         self.shots: list[Step] = []
         self.successions: list[Step] = []
         self.dirty = False
@@ -77,19 +89,31 @@ class VillageGame(Game):
 
     # ------------------------------------------------------------------ layout
     def next_phase(self) -> list[Step]:
+        """Night n then day n; with the option ``first_phase = "day"``, day n then night n."""
+        day_first = self.options.get("first_phase") == "day"
+        if self.phase == "setup":
+            return self.day(1) if day_first else self.night_steps(1)
+        if self.phase == "day":
+            return self.night_steps(self.number if day_first else self.number + 1)
+        return self.day(self.number + 1 if day_first else self.number)
+
+    def night_steps(self, number: int) -> list[Step]:
         from lupus.roles import make_step
         from lupus.roles.common import Dawn, PhaseStart
 
         book = self.rulebook
-        if self.phase in ("setup", "day"):
-            number = self.number + 1
-            ids = book.night.first if number == 1 else book.night.later
-            skip = set(book.night.preparation) if self.options.get("quick") else set()
-            steps: list[Step] = [PhaseStart("night", number)]
-            steps += [make_step(i) for i in ids if i not in skip]
-            steps.append(Dawn())
-            return steps
-        return [PhaseStart("day", self.number), *(make_step(i) for i in book.day)]
+        ids = book.night.first if number == 1 else book.night.later
+        skip = set(book.night.preparation) if self.options.get("quick") else set()
+        steps: list[Step] = [PhaseStart("night", number)]
+        steps += [make_step(i) for i in ids if i not in skip]
+        steps.append(Dawn())
+        return steps
+
+    def day(self, number: int) -> list[Step]:
+        from lupus.roles import make_step
+        from lupus.roles.common import PhaseStart
+
+        return [PhaseStart("day", number), *(make_step(i) for i in self.rulebook.day)]
 
     # ------------------------------------------------------------------ who is who
     def living(self) -> list[int]:
@@ -105,8 +129,30 @@ class VillageGame(Game):
     def is_pack(self, seat: int) -> bool:
         return self.roles[seat] in self.pack_roles
 
+    def standing(self) -> list[int]:
+        """Players the village still sees in the game: the living, and those who died
+        tonight but are not announced yet (a night's prompts list these, so that no
+        choice tells a player who died before dawn)."""
+        return [s for s in range(self.n) if self.alive[s] or s in self.night.unannounced]
+
     def role_faction(self, seat: int) -> str:
         return self.rulebook.roles[self.roles[seat]].faction
+
+    def side(self, seat: int) -> str:
+        """The side an investigation shows: the faction, unless the role looks otherwise."""
+        spec = self.rulebook.roles[self.roles[seat]]
+        return spec.appears_as or spec.faction
+
+    def survives(self, seat: int, cause: str) -> bool:
+        """Whether the player's role is immune to this death cause (the Godfather: shot)."""
+        return cause in self.rulebook.roles[self.roles[seat]].immune
+
+    def murdered(self, phase: str, number: int) -> bool:
+        """Whether the night's attack killed someone in that phase (public: announced)."""
+        cause = self.rulebook.mechanics.kill_cause
+        return any(
+            d.cause == cause and d.phase == phase and d.number == number for d in self.deaths
+        )
 
     def mixed_lovers(self) -> bool:
         lovers = self.lovers
@@ -125,25 +171,69 @@ class VillageGame(Game):
         return lovers[1] if lovers[0] == seat else lovers[0]
 
     # ------------------------------------------------------------------ deaths
+    def holding(self) -> bool:
+        """Whether public news waits for dawn (it is night and the village sleeps)."""
+        return self.phase == "night" and not self.night.dawned
+
+    def announce(self, kind: str, /, **data: object) -> None:
+        """A public event now, or at dawn if the village sleeps."""
+        if self.holding():
+            self.night.news.append((kind, data))
+        else:
+            self.emit(kind, None, **data)
+
+    def release_news(self) -> None:
+        """Dawn: the village hears, in order, what happened while it slept."""
+        night = self.night
+        night.dawned = True
+        news, night.news = night.news, []
+        night.unannounced.clear()
+        for kind, data in news:
+            self.emit(kind, None, **data)
+
     def kill(self, seat: int, cause: str) -> None:
-        """A player dies now: public announcement, then what his death sets off."""
+        """A player dies now: public announcement, then what his death sets off.
+
+        At night the death is real at once but announced at dawn (see ``NightRecord``).
+        """
         if not self.alive[seat]:
             return
         self.alive[seat] = False
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
+        if self.holding():
+            self.night.unannounced.append(seat)
         if self.rulebook.mechanics.reveal_on_death:
-            self.emit("death", None, player=seat, cause=cause, role=self.roles[seat])
+            self.announce("death", player=seat, cause=cause, role=self.roles[seat])
         else:
-            self.emit("death", None, player=seat, cause=cause)
+            self.announce("death", player=seat, cause=cause)
         from lupus.roles import DEATH_HOOKS
 
         for hook in DEATH_HOOKS:
             hook(self, seat, cause)
 
+    def settle_attack(self) -> None:
+        """The night's attack lands or fails, once: a heal or a protection stops it."""
+        night = self.night
+        if night.settled:
+            return
+        night.settled = True
+        victim = night.victim
+        if victim is None:
+            return
+        if night.healed or night.protected == victim:
+            night.saved = victim
+            if self.rulebook.mechanics.announce_failed_attempt:
+                self.announce("failed_attempt")
+        elif self.alive[victim]:
+            self.kill(victim, self.rulebook.mechanics.kill_cause)
+
     def after_resolve(self) -> None:
-        """Once deaths are in, shots come first, then the win check, then successions."""
-        if not self.dirty:
+        """Once deaths are in, shots come first, then the win check, then successions.
+
+        Deaths of a sleeping village wait for dawn, and so do their consequences.
+        """
+        if not self.dirty or self.holding():
             return
         from lupus.roles.common import WinCheck
 
@@ -223,13 +313,17 @@ def check_deal(
         most = book.roles[role].max
         if most is not None and count > most:
             raise SetupError(f"at most {most} {role} card(s) in a game, got {count}")
+        size = book.roles[role].comes_in
+        if count % size:
+            raise SetupError(f"{role} cards come in sets of {size}, got {count}")
     thief_dealt = "thief" in roles
     if thief_dealt and len(extra_cards) != 2:
         raise SetupError(f"a thief needs exactly two extra cards, got {len(extra_cards)}")
     if not thief_dealt and extra_cards:
         raise SetupError("extra cards are only dealt for a thief, and no player holds the thief")
     pack = book.tagged(book.mechanics.pack_tag)
-    if not any(r in pack for r in roles):
+    forced = thief_dealt and all(card in pack for card in extra_cards)
+    if not any(r in pack for r in roles) and not forced:
         raise SetupError(f"no {book.mechanics.pack_tag} is dealt to a player")
     if all(r in pack for r in roles):
         raise SetupError(f"every player is a {book.mechanics.pack_tag}: nobody to play against")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step
-from lupus.engine.model import Death, Outcome
+from lupus.engine.model import Action, Death, Outcome, Prompt
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -35,7 +35,7 @@ class LupusburgGame(Game):
     ) -> None:
         super().__init__(rulebook, names, options, seed)
         self.spec = rulebook.lupusburg or LupusburgSpec()
-        check_setup(rulebook, self.names, characters, chests, bag, self.spec)
+        check_setup(rulebook, self.names, characters, chests, bag, self.spec, burgomaster)
         self.characters: list[str] = [c for pair in characters for c in pair]
         self.alive_house: list[bool] = [True] * (2 * self.n)
         self.chest: list[int] = [2 * seat + chests[seat] - 1 for seat in range(self.n)]
@@ -97,6 +97,22 @@ class LupusburgGame(Game):
         if verb in HOUSE_VERBS and isinstance(arg, int):
             return self.house_name(arg)
         return super().arg_name(arg, verb)
+
+    def _bad_args(self, action: Action, prompt: Prompt) -> str:
+        if action.verb != "bet":
+            return super()._bad_args(action, prompt)
+        who = self.actor_name(action.actor)
+        args = action.args
+        if len(args) == 2 and all(isinstance(a, int) for a in args):
+            given = f"{args[1]} on {self.arg_name(args[0])}"
+        else:
+            given = "without naming one player and one coin"
+        targets = ", ".join(self.names[t] for t in sorted({int(c[0]) for c in prompt.choices}))
+        coins = ", ".join(str(c) for c in sorted({int(c[1]) for c in prompt.choices}, reverse=True))
+        return (
+            f"{who} cannot bet {given} now "
+            f"(bet on one of {targets} with one of the coins drawn: {coins})"
+        )
 
     def parse_target(self, verb: str, text: str) -> int:
         if verb not in HOUSE_VERBS:
@@ -190,6 +206,7 @@ def check_setup(
     chests: Sequence[int],
     bag: Sequence[int] | None,
     spec: LupusburgSpec,
+    burgomaster: int = 0,
 ) -> None:
     """Refuse, with the reason, a deal the Lupusburg rules do not allow."""
     n = len(names)
@@ -201,6 +218,14 @@ def check_setup(
         )
     if len(characters) != n or any(len(pair) != 2 for pair in characters):
         raise SetupError("every player holds exactly two characters, one under each house")
+    if len(chests) != n:
+        raise SetupError("every player has one chest, under his house 1 or 2")
+    if (
+        not isinstance(burgomaster, int)
+        or isinstance(burgomaster, bool)
+        or not 0 <= burgomaster < n
+    ):
+        raise SetupError(f"the first Burgomaster is one of the {n} players, not {burgomaster!r}")
     deck = Counter(c for pair in characters for c in pair)
     unknown = sorted(set(deck) - {WEREWOLF, THIEF, TOWNSFOLK})
     if unknown:
@@ -213,7 +238,7 @@ def check_setup(
         if WEREWOLF in pair and THIEF in pair:
             raise SetupError(f"{names[seat]} holds both the werewolf and the thief: redeal")
         chest = chests[seat]
-        if chest not in (1, 2):
+        if isinstance(chest, bool) or chest not in (1, 2):
             raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {chest!r}")
         if pair[chest - 1] != TOWNSFOLK:
             raise SetupError(

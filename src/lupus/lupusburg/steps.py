@@ -34,6 +34,9 @@ class Turn(Step):
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
         return []
 
+    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
+        return self.prompts(game) if actor == self.actor else []
+
     def waiting(self, game: object) -> list[int]:
         return [] if self.actor is None or self.choice is not None else [self.actor]
 

@@ -11,9 +11,16 @@ from collections.abc import Callable
 from lupus.engine.game import Step
 from lupus.engine.village import DeathHook
 from lupus.roles import captain, cupid, hunter
+from lupus.roles.avenger import AvengerStep
 from lupus.roles.captain import ElectionStep
+from lupus.roles.couple import CoupleStep
 from lupus.roles.cupid import CupidStep, LoversStep
 from lupus.roles.day_vote import VoteStep
+from lupus.roles.detective import DetectiveStep
+from lupus.roles.doctor import DoctorStep
+from lupus.roles.lynch import LynchStep
+from lupus.roles.mafia import MafiaStep
+from lupus.roles.nominations import BanishmentStep, DefenceStep, NominationsStep
 from lupus.roles.seer import SeerStep
 from lupus.roles.thief import ThiefStep
 from lupus.roles.werewolves import WerewolvesStep
@@ -29,8 +36,19 @@ STEPS: dict[str, Callable[[], Step]] = {
     "witch": WitchStep,
     "election": ElectionStep,
     "vote": VoteStep,
+    "mafia": MafiaStep,
+    "doctor": DoctorStep,
+    "detective": DetectiveStep,
+    "couple": CoupleStep,
+    "avenger": AvengerStep,
+    "nominations": NominationsStep,
+    "defence": DefenceStep,
+    "banishment": BanishmentStep,
+    "lynch": LynchStep,
 }
 
+# The maffia roles need none: the Couple's partner dies in a later couple step, and the
+# Avenger's shot is his night step, not a reaction to his death.
 DEATH_HOOKS: list[DeathHook] = [
     cupid.heartbreak,  # the partner dies at once, before anything the death sets off
     hunter.on_death,

@@ -3,8 +3,9 @@
 Option ``captain``. Elected on the first day, before the first elimination vote, by a
 plurality of all living players (a tie goes to a second round among the tied, then to
 the seeded random generator). He breaks ties of the day vote. Dying, he names his
-successor; if he names nobody before the leader closes the step, the successor is
-drawn at random among the living, since nobody may refuse the honour.
+successor; if the leader closes the step before he names anyone, that missing input is
+a pass like any other: there is no captain any more, and day-vote ties go to a second
+round.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ class SuccessionStep(Ballot):
         chosen = self.picked(self.captain, "appoint")
         if chosen is not None and g.alive[chosen]:
             appoint(g, chosen, "appointed")
-        elif g.living():
-            appoint(g, g.rng.choice(g.living()), "drawn")
+        else:
+            g.emit("no_successor", None, player=self.captain)
 
 
 class DecideStep(Ballot):

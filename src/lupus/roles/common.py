@@ -26,7 +26,12 @@ class PhaseStart(Step):
 
 
 class Dawn(Step):
-    """The village wakes: the night's victim (unless saved) and the poisoned die."""
+    """The village wakes: what happened in the night is told, in the order it happened.
+
+    First the news held back during the night (deaths that happened at once, a failed
+    attempt, a couple revealed), then the night's attack if no step settled it yet
+    (unless saved), then the poisoned. "Nobody died" if the night took nobody.
+    """
 
     id = "dawn"
 
@@ -34,19 +39,12 @@ class Dawn(Step):
         assert isinstance(game, VillageGame)
         night = game.night
         game.emit("dawn", None, number=game.number)
-        dead_before = len(game.deaths)
-        victim = night.victim
-        saved = victim is not None and (night.healed or night.protected == victim)
-        game.murdered_last_night = False
-        if victim is not None and saved:
-            if game.rulebook.mechanics.announce_failed_attempt:
-                game.emit("failed_attempt", None)
-        elif victim is not None and game.alive[victim]:
-            game.kill(victim, game.rulebook.mechanics.kill_cause)
-            game.murdered_last_night = True
+        game.release_news()
+        game.settle_attack()
         for target in night.poisoned:
             game.kill(target, "poison")
-        if len(game.deaths) == dead_before:
+        tonight = [d for d in game.deaths if d.phase == "night" and d.number == game.number]
+        if not tonight:
             game.emit("no_death", None)
 
 

@@ -22,7 +22,9 @@ class CupidStep(Ballot):
         return g.holders("cupid")
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        pairs = tuple(combinations(g.living(), 2))
+        # A pair is listed the way the prompt normalizes what a player gives (any order).
+        shape = Prompt(actor, "link", (), unordered=True)
+        pairs = tuple(shape.normalize(pair) for pair in combinations(g.living(), 2))
         return [Prompt(actor, "link", pairs, unordered=True)]
 
     def resolve(self, game: object) -> None:

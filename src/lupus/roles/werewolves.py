@@ -23,7 +23,7 @@ class WerewolvesStep(Ballot):
         g = self.game(game)
         g.emit("wake", None, step=self.id)
         self.pack = [s for s in g.living() if g.is_pack(s)]
-        self.voters = (*self.pack, *little_girl.spies(g))
+        self.voters = tuple(sorted((*self.pack, *little_girl.spies(g))))
         g.emit("pack", self.pack, roles={w: g.roles[w] for w in self.pack})
         return True
 

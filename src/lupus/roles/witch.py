@@ -24,6 +24,8 @@ class WitchStep(Ballot):
         self.used: list[str] = []
         for witch in self.voters:
             g.emit("victim_shown", [witch], target=g.night.victim)
+            if len(self.options(g, witch)) == 1:
+                self.done.add(witch)  # no potion left to use: her turn is already over
 
     def budget(self, g: VillageGame) -> int:
         total = g.options.get("longanis_potions", 2)

@@ -23,6 +23,15 @@ class RoleSpec(_Strict):
     faction: str
     max: int | None = Field(default=None, ge=1, description="most copies in one game")
     tags: tuple[str, ...] = ()
+    comes_in: int = Field(
+        default=1, ge=1, description="cards are dealt in sets of this size (the Couple: 2)"
+    )
+    appears_as: str | None = Field(
+        default=None, description="the side an investigator is shown, if not its faction"
+    )
+    immune: tuple[str, ...] = Field(
+        default=(), description="death causes this role survives (the Godfather: 'shot')"
+    )
 
 
 class OptionSpec(_Strict):
@@ -86,6 +95,8 @@ class MechanicsSpec(_Strict):
     reveal_on_death: bool = True
     hunter_triggers: tuple[str, ...] = ("werewolves", "vote")
     pack_tag: str = "werewolf"
+    pack_kills_own: bool = True  # may the pack name one of its own as the victim?
+    pack_must_agree: bool = True  # the mafia step waits for one agreed victim (else plurality)
     kill_cause: str = "werewolves"
     announce_failed_attempt: bool = False
 
@@ -133,6 +144,10 @@ class Rulebook(_Strict):
         for role_id, role in self.roles.items():
             if role.faction not in self.factions:
                 raise ValueError(f"roles.{role_id}.faction: unknown faction {role.faction!r}")
+            if role.appears_as is not None and role.appears_as not in self.factions:
+                raise ValueError(f"roles.{role_id}.appears_as: unknown faction {role.appears_as!r}")
+            if role.max is not None and role.max % role.comes_in:
+                raise ValueError(f"roles.{role_id}.max: not a multiple of comes_in")
         for i, win in enumerate(self.win):
             if win.faction not in self.factions:
                 raise ValueError(f"win[{i}].faction: unknown faction {win.faction!r}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from lupus.bots.base import Bot, make_bot
 from lupus.engine.deal import composition, deal, seat_names
 from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action
 from lupus.engine.setup import new_game
 from lupus.rulebooks import load
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -130,9 +131,19 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
 
     bots = [bot_for(s) for s in range(game.n)]
     actions = 0
+    step, budget = game.step, 0
     while not game.finished:
-        seat = game.waiting()[0]
-        game.apply(bots[seat].act(game.view(seat), rng))
+        if game.step is not step:
+            step, budget = game.step, 0
+        budget += 1
+        waiting = game.waiting()
+        # The leader's timer: a step that waits on nobody, or that bots keep reopening
+        # (a mafia that cannot agree), is closed, as a server's timer would.
+        if waiting and budget <= 4 * game.n:
+            seat = waiting[0]
+            game.apply(bots[seat].act(game.view(seat), rng))
+        else:
+            game.apply(Action(LEADER, "close"))
         actions += 1
         if actions > 100_000:  # pragma: no cover - a rules bug, not a long game
             raise RuntimeError(f"game {index} of seed {config.seed} does not end")

@@ -1,0 +1,41 @@
+"""The Couple (Paret): two villagers who know each other and die of each other's death.
+
+The couple's step runs every night while the couple cards are in the game. On the first
+night the two recognise each other (each learns the other holds the couple card). In
+the step, if one of them is out (banished the day before, shot by the Avenger on an
+earlier night, or murdered this same night: he does not open his eyes) while the other
+lives, the other dies now (cause ``heartbreak``, this night). The next morning the
+village is told that the two were a couple: the one role disclosure the rules make
+before the game ends (event ``couple_revealed``, with ``roles``). If both die of other
+causes nobody dies of heartbreak and nothing is revealed before the end.
+"""
+
+from __future__ import annotations
+
+from lupus.roles.base import VillageStep
+
+ROLE = "couple"
+
+
+class CoupleStep(VillageStep):
+    """Nobody decides anything: the step only looks at who opens his eyes."""
+
+    id = "couple"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        if not g.in_deck(ROLE):
+            return False
+        g.emit("wake", None, step=self.id)
+        pair = g.holders(ROLE, living=False)
+        if g.number == 1 and len(pair) == 2:
+            g.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE))
+        return True
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        pair = g.holders(ROLE, living=False)
+        living = [s for s in pair if g.alive[s]]
+        if len(pair) == 2 and len(living) == 1:
+            g.kill(living[0], "heartbreak")
+            g.announce("couple_revealed", players=pair, roles=dict.fromkeys(pair, ROLE))

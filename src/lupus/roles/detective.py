@@ -1,0 +1,30 @@
+"""The Detective: each night he learns whether one player is town or mafia, not the role.
+
+The result is the player's *side* (``RoleSpec.appears_as``, else its faction): the
+Godfather appears as town. The event carries ``side``, never a role, so that nothing
+but the side is disclosed. A Detective murdered earlier this night does not wake.
+"""
+
+from __future__ import annotations
+
+from lupus.engine.model import Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class DetectiveStep(Ballot):
+    id = "detective"
+    wake = "detective"
+
+    def who(self, g: VillageGame) -> list[int]:
+        return g.holders("detective")
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "inspect", seats([s for s in g.standing() if s != actor]))]
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        for detective in self.voters:
+            target = self.picked(detective, "inspect")
+            if target is not None:
+                g.emit("inspection", [detective], player=target, side=g.side(target))

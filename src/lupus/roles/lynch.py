@@ -1,0 +1,44 @@
+"""The classic lynch: every living player votes for another, the plurality is lynched.
+
+A tie is broken by the game's seeded random generator, so every day ends with a death
+(unless the leader closes the vote with no ballot at all). Used by ``mafia-classic``,
+the reference game whose random play has an exact solution (see ``lupus.sim.theory``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, seats
+
+
+class LynchStep(Ballot):
+    id = "lynch"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        self.voters = tuple(g.living())
+        g.emit("vote_opens", None, round=1, candidates=list(self.voters))
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "vote", seats([s for s in self.voters if s != actor]))]
+
+    def recorded(self, g: VillageGame, action: Action) -> None:
+        g.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        tally = Counter(self.picked(v, "vote") for v in self.voters)
+        tally.pop(None, None)
+        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items()) if s is not None})
+        if not tally:
+            g.emit("no_elimination", None, reason="no_votes")
+            return
+        top = max(tally.values())
+        tied = sorted(s for s, n in tally.items() if n == top and s is not None)
+        if len(tied) > 1:
+            g.emit("tie", None, players=tied, vote="vote")
+        g.kill(tied[0] if len(tied) == 1 else g.rng.choice(tied), "vote")

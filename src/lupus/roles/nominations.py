@@ -1,0 +1,119 @@
+"""The day of nominations: open discussion, last defences, a strict-majority banishment.
+
+1. ``nominations``: each living player may ``nominate`` one other living player (at
+   most one at a time), ``withdraw`` his nomination and nominate again, until the game
+   leader closes the discussion: only his ``close`` ends it (``waiting`` lists those who
+   have not nominated, for information). Nobody nominated: no vote, straight to night.
+2. ``defence``: each nominee in turn gives a last defence (an announcement, no input).
+3. ``banishment``: every living player has one vote in all, for one nominee, or
+   abstains; a nominee may vote, for himself too. The ballots are shown together once
+   the vote is over (the seed: hands are raised at the same time). A nominee with the
+   votes of more than half of the living players is banished (cause ``vote``);
+   otherwise nobody leaves. If the leader closes the vote, the missing voters abstain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lupus.engine.model import Action, Prompt
+from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot, VillageStep, seats
+
+
+class NominationsStep(VillageStep):
+    id = "nominations"
+
+    def __init__(self) -> None:
+        self.nominations: dict[int, int] = {}  # nominator -> nominee, in the order given
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        g.nominees = []
+        g.emit("nominations_open", None)
+        return True
+
+    def prompts(self, game: object) -> list[Prompt]:
+        g = self.game(game)
+        return [p for s in g.living() for p in self.prompts_for(g, s)]
+
+    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
+        g = self.game(game)
+        if not g.alive[actor]:
+            return []
+        if actor in self.nominations:
+            return [Prompt(actor, "withdraw", ((),))]
+        return [Prompt(actor, "nominate", seats([s for s in g.living() if s != actor]))]
+
+    def waiting(self, game: object) -> list[int]:
+        g = self.game(game)
+        return [s for s in g.living() if s not in self.nominations]
+
+    def complete(self, game: object) -> bool:
+        return self.closed  # only the leader ends the discussion
+
+    def act(self, game: object, action: Action) -> None:
+        g = self.game(game)
+        actor = action.actor
+        if action.verb == "withdraw":
+            withdrawn = self.nominations.pop(actor)
+            g.emit("withdrawal", None, player=actor, target=withdrawn)
+            return
+        nominee = action.args[0]
+        assert isinstance(nominee, int)
+        self.nominations[actor] = nominee
+        g.emit("nomination", None, player=actor, target=nominee)
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        nominees = list(dict.fromkeys(self.nominations.values()))
+        g.nominees = nominees
+        if nominees:
+            g.emit("nominees", None, players=nominees)
+        else:
+            g.emit("no_nominations", None)
+
+
+class DefenceStep(VillageStep):
+    """Each nominee's last defence, in the order they were nominated."""
+
+    id = "defence"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        for nominee in g.nominees:
+            if g.alive[nominee]:
+                g.emit("defence", None, player=nominee)
+        return False
+
+
+class BanishmentStep(Ballot):
+    id = "banishment"
+
+    def begin(self, game: object) -> bool:
+        g = self.game(game)
+        self.pool = [s for s in g.nominees if g.alive[s]]
+        if not self.pool:
+            return False
+        self.voters = tuple(g.living())
+        self.needed = len(self.voters) // 2 + 1
+        g.emit("banishment_opens", None, candidates=self.pool, needed=self.needed)
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+        return [Prompt(actor, "vote", seats(self.pool)), Prompt(actor, "abstain", ((),))]
+
+    def resolve(self, game: object) -> None:
+        g = self.game(game)
+        tally: Counter[int] = Counter()
+        for voter in self.voters:
+            target = self.picked(voter, "vote")
+            g.emit("ballot", None, player=voter, target=target, vote="banish")
+            if target is not None:
+                tally[target] += 1
+        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items())})
+        banished = [s for s, n in tally.items() if n >= self.needed]
+        if banished:
+            g.kill(banished[0], "vote")
+        else:
+            g.emit("no_elimination", None, reason="no_majority")

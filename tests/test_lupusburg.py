@@ -1,0 +1,828 @@
+"""Lupusburg: setup refusals, what each player may see, random legal play, matches.
+
+The rule-by-rule cases are scenario files (tests/scenarios/lupusburg); here are the
+checks a scenario cannot express: refused deals, views and narration, a property test
+of random legal play from random deals (end, scores recomputed from the rules, replay,
+and an independent oracle of what each player is entitled to see), and the match helper.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lupus import scenario as sc
+from lupus.engine.errors import IllegalAction, SetupError
+from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
+from lupus.engine.setup import new_game
+from lupus.engine.views import View
+from lupus.lupusburg.game import LupusburgGame
+from lupus.lupusburg.match import (
+    add_game,
+    first_burgomaster,
+    game_points,
+    leaders,
+    match_totals,
+)
+from lupus.narration import narrate
+
+W, T, F = "werewolf", "thief", "townsfolk"
+BOX = (8, 7, 6, 5, 4, 3, 2, 2)
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
+SCENARIOS = Path(__file__).parent / "scenarios" / "lupusburg"
+SECRET_KEYS = ("characters", "character", "chest", "chests", "coins", "kept", "coin", "bets")
+
+
+def deal4() -> tuple[list[list[str]], list[int]]:
+    return [[F, W], [T, F], [F, F], [F, F]], [1, 2, 1, 2]
+
+
+def lupusburg(
+    names: Sequence[str],
+    characters: Sequence[Sequence[str]],
+    chests: Sequence[int],
+    burgomaster: int = 0,
+    bag: Sequence[int] | None = None,
+    seed: int = 0,
+) -> LupusburgGame:
+    game = new_game(
+        "lupusburg",
+        list(names),
+        characters=characters,
+        chests=chests,
+        burgomaster=burgomaster,
+        bag=bag,
+        seed=seed,
+    )
+    assert isinstance(game, LupusburgGame)
+    return game
+
+
+def act(game: LupusburgGame, line: str) -> None:
+    """Apply ``"Ben peek Cat.1"``, ``"Ann bet Ben 8"``, ``"Ann pass"``, ``"leader close"``."""
+    actor, verb, *rest = line.split()
+    step = sc.ScenarioAction(
+        actor=actor,
+        do=verb,
+        target=rest[0] if rest else None,
+        coin=int(rest[1]) if len(rest) > 1 else None,
+    )
+    game.apply(sc.to_action(game, step))
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("n", range(4, 9))
+def test_every_table_from_4_to_8_deals_1_werewolf_1_thief_and_2n_minus_2_townsfolk(
+    n: int,
+) -> None:
+    characters = [[F, W], [T, F]] + [[F, F]] * (n - 2)
+    game = lupusburg(NAMES[:n], characters, [1, 2] + [1] * (n - 2))
+    assert Counter(game.characters) == {W: 1, T: 1, F: 2 * n - 2}
+    assert game.waiting() == [1]  # the Thief's peek comes first
+    assert sorted(game.bag) == sorted(BOX)
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (NAMES[:3], "4 to 8 players, not 3"),
+        ((*NAMES, "Ida"), "4 to 8 players, not 9"),
+        (("Ann", "Ann", "Cat", "Dan"), "unique"),
+        (("Ann", "", "Cat", "Dan"), "not empty"),
+        (("Ann", " ", "Cat", "Dan"), "not empty"),
+        (("Ann", "B.n", "Cat", "Dan"), "without a dot"),
+    ],
+)
+def test_player_count_and_names_are_refused(names: Sequence[str], message: str) -> None:
+    n = len(names)
+    characters = [[F, W], [T, F]] + [[F, F]] * (n - 2)
+    with pytest.raises(SetupError, match=re.escape(message)):
+        lupusburg(names, characters, [1, 2] + [1] * (n - 2))
+
+
+@pytest.mark.parametrize(
+    ("characters", "chests", "message"),
+    [
+        ([[F, W], [T, F], [F, F]], [1, 2, 1, 2], "exactly two characters"),
+        ([[F, W], [T, F], [F, F], [F, F, F]], [1, 2, 1, 2], "exactly two characters"),
+        ([[F, W], [T, F], [F, F], [F]], [1, 2, 1, 2], "exactly two characters"),
+        ([[F, W], [T, F], [F, W], [F, F]], [1, 2, 1, 2], "1 werewolf, 1 thief and 6 townsfolk"),
+        ([[F, W], [F, F], [F, F], [F, F]], [1, 2, 1, 2], "1 werewolf, 1 thief and 6 townsfolk"),
+        ([[F, W], [T, F], [T, F], [F, F]], [1, 2, 1, 2], "1 werewolf, 1 thief and 6 townsfolk"),
+        ([[F, W], [T, F], [F, "seer"], [F, F]], [1, 2, 1, 2], "unknown character 'seer'"),
+        ([[T, W], [F, F], [F, F], [F, F]], [1, 1, 1, 2], "both the werewolf and the thief"),
+        ([[W, T], [F, F], [F, F], [F, F]], [2, 1, 1, 2], "both the werewolf and the thief"),
+        ([[F, W], [T, F], [F, F], [F, F]], [2, 2, 1, 2], "may not live under the chest house"),
+        ([[W, F], [T, F], [F, F], [F, F]], [1, 2, 1, 2], "may not live under the chest house"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 1, 1, 2], "may not live under the chest house"),
+        ([[F, W], [F, T], [F, F], [F, F]], [1, 2, 1, 2], "may not live under the chest house"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 2, 0, 2], "house 1 or 2, not 0"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 2, 3, 2], "house 1 or 2, not 3"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 2, True, 2], "house 1 or 2, not True"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 2, 1], "one chest"),
+        ([[F, W], [T, F], [F, F], [F, F]], [1, 2, 1, 2, 1], "one chest"),
+    ],
+)
+def test_deals_the_rules_do_not_allow_are_refused(
+    characters: list[list[str]], chests: list[int], message: str
+) -> None:
+    with pytest.raises(SetupError, match=re.escape(message)):
+        lupusburg(NAMES[:4], characters, chests)
+
+
+@pytest.mark.parametrize(
+    "bag",
+    [
+        [8, 7, 6, 5, 4, 3, 2],
+        [8, 7, 6, 5, 4, 3, 2, 2, 1],
+        [8, 7, 6, 5, 4, 3, 3, 2],
+        [9, 7, 6, 5, 4, 3, 2, 2],
+        [],
+    ],
+)
+def test_the_bag_holds_exactly_the_boxs_coins(bag: list[int]) -> None:
+    characters, chests = deal4()
+    with pytest.raises(SetupError, match=re.escape("the bag holds exactly the coins")):
+        lupusburg(NAMES[:4], characters, chests, bag=bag)
+
+
+def test_any_order_of_the_bag_is_accepted_and_kept() -> None:
+    characters, chests = deal4()
+    bag = [2, 3, 2, 8, 4, 7, 5, 6]
+    assert lupusburg(NAMES[:4], characters, chests, bag=bag).bag == bag
+
+
+@pytest.mark.parametrize("burgomaster", [-1, 4, 7])
+def test_the_first_burgomaster_is_a_player(burgomaster: int) -> None:
+    characters, chests = deal4()
+    with pytest.raises(SetupError, match="first Burgomaster"):
+        lupusburg(NAMES[:4], characters, chests, burgomaster=burgomaster)
+
+
+def test_lupusburg_takes_characters_not_role_cards() -> None:
+    with pytest.raises(SetupError, match="not role cards"):
+        new_game("lupusburg", list(NAMES[:4]), [W, T, F, F])
+
+
+def scenario_data(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "rules": "lupusburg",
+        "players": ["Ann", "Ben", "Cat", "Dan"],
+        "characters": {"Ann": [F, W], "Ben": [T, F], "Cat": [F, F], "Dan": [F, F]},
+        "chests": {"Ann": 1, "Ben": 2, "Cat": 1, "Dan": 2},
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"roles": {"Ann": W}}, "use `characters` and `chests`"),
+        ({"chests": None}, "both are needed"),
+        ({"characters": {"Ann": [F, W], "Ben": [T, F], "Cat": [F, F]}}, "nothing for Dan"),
+        ({"chests": {"Ann": 1, "Ben": 2, "Cat": 1, "Dan": 2, "Eve": 1}}, "Eve is not among"),
+        ({"burgomaster": "Eve"}, "'Eve' is not among the players"),
+        ({"bag": [8, 8, 8, 8, 8, 8, 8, 8]}, "the bag holds exactly"),
+        ({"characters": {"Ann": [W, T], "Ben": [F, F], "Cat": [F, F], "Dan": [F, F]}}, "redeal"),
+    ],
+)
+def test_scenario_setups_are_refused_with_the_reason(
+    changes: dict[str, object], message: str
+) -> None:
+    with pytest.raises(sc.ScenarioError, match=re.escape(message)):
+        sc.setup(sc.parse(scenario_data(**changes)))
+
+
+def test_scenario_burgomaster_defaults_to_the_first_player() -> None:
+    game = sc.setup(sc.parse(scenario_data()))
+    assert isinstance(game, LupusburgGame)
+    assert game.burgomaster == 0
+    game = sc.setup(sc.parse(scenario_data(burgomaster="Cat")))
+    assert isinstance(game, LupusburgGame)
+    assert game.burgomaster == 2
+
+
+# ---------------------------------------------------------------------------- views
+
+
+@dataclass
+class Known:
+    """The secret facts a list of events discloses."""
+
+    characters: dict[int, str] = field(default_factory=dict)
+    chests: dict[int, bool] = field(default_factory=dict)
+    draws: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
+
+
+def before_the_end(events: Sequence[Event]) -> list[Event]:
+    out = []
+    for ev in events:
+        if ev.kind == "game_over":
+            break
+        out.append(ev)
+    return out
+
+
+def disclosed(events: Sequence[Event]) -> Known:
+    """Every character, chest and coin the events tell, audited key by key: an event
+    carrying a secret key this function does not understand fails the test."""
+    known = Known()
+    for ev in before_the_end(events):
+        d = ev.data
+        for key, value in d.items():
+            values = list(value.values()) if isinstance(value, dict) else [value]
+            if key not in ("characters", "character", "step"):
+                assert not {W, T, F} & {v for v in values if isinstance(v, str)}, ev
+        secret = [k for k in SECRET_KEYS if k in d]
+        if not secret:
+            continue
+        if ev.kind == "game_starts":
+            # The box's coins are public; no draw is told.
+            coins = d["coins"]
+            assert secret == ["coins"] and isinstance(coins, list)
+            assert sorted(coins) == sorted(BOX)
+        elif ev.kind == "characters_dealt":
+            assert set(secret) == {"characters", "chest"}
+            table = d["characters"]
+            assert isinstance(table, dict)
+            known.characters.update(table)
+            for house in table:
+                known.chests[house] = house == d["chest"]
+        elif ev.kind == "peeked":
+            assert secret == ["chest"] and isinstance(d["chest"], bool)
+            known.chests[int(str(d["house"]))] = d["chest"]
+        elif ev.kind in ("privilege_seen", "privilege_shown"):
+            assert secret == ["character"]
+            known.characters[int(str(d["house"]))] = str(d["character"])
+        elif ev.kind == "coins_drawn":
+            assert set(secret) == {"coins", "kept"}
+            coins = d["coins"]
+            assert isinstance(coins, list)
+            known.draws.append((tuple(coins), int(str(d["kept"]))))
+        else:
+            raise AssertionError(f"unexpected secret {secret} in {ev.kind}")
+    return known
+
+
+WHOLE = sc.read(SCENARIOS / "whole-game.json")
+
+
+def whole_game() -> LupusburgGame:
+    game = sc.replay(WHOLE).game
+    assert isinstance(game, LupusburgGame) and game.finished
+    return game
+
+
+def test_each_view_discloses_exactly_what_its_player_was_entitled_to() -> None:
+    game = whole_game()
+    # Houses: Ann 0,1; Ben 2,3; Cat 4,5; Dan 6,7.
+    expected = {
+        0: Known({0: F, 1: W, 2: T}, {0: True, 1: False}, []),  # privilege on Ben.1
+        1: Known(
+            {2: T, 3: F, 0: F},  # Ann showed him Ann.1
+            {2: False, 3: True, 4: True, 7: True},  # peeks Cat.1, Dan.2
+            [((8, 7, 6), 8)],
+        ),
+        2: Known({4: F, 5: F}, {4: True, 5: False}, [((5, 4, 3), 5)]),
+        3: Known({6: F, 7: F}, {6: False, 7: True}, []),
+    }
+    for seat, wanted in expected.items():
+        assert disclosed(game.view(seat).events) == wanted, game.names[seat]
+
+
+def test_the_leader_and_the_end_reveal_everything() -> None:
+    game = whole_game()
+    over = [ev for ev in game.events if ev.kind == "game_over"]
+    assert len(over) == 1 and over[0].audience is None
+    assert over[0].data["characters"] == dict(enumerate(game.characters))
+    assert over[0].data["chests"] == game.chest
+    assert over[0].data["bets"] == {1: [0, 8], 2: [3, 5]}
+    assert disclosed(game.view(LEADER).events).characters == dict(enumerate(game.characters))
+
+
+def test_public_events_name_houses_and_players_never_characters_or_coins() -> None:
+    game = whole_game()
+    for ev in before_the_end(game.events):
+        if ev.audience is None:
+            assert not set(SECRET_KEYS) & set(ev.data) or ev.kind == "game_starts", ev
+    bets = [ev for ev in game.events if ev.kind == "bet"]
+    assert [(ev.audience, dict(ev.data)) for ev in bets] == [
+        (None, {"player": 1, "target": 0}),
+        (None, {"player": 2, "target": 3}),
+    ]
+    ballots = [ev for ev in game.events if ev.kind == "ballot_cast"]
+    assert all(ev.audience == frozenset({ev.data["player"]}) for ev in ballots)
+    totals = [dict(ev.data) for ev in game.events if ev.kind == "ballots"]
+    assert totals == [{"votes": {1: 4, 4: 1}}, {"votes": {7: 0, 0: 3}}]
+
+
+ROLE_NAMES = "Werewolf|Thief|Townsfolk"
+HOUSE_ROLE = re.compile(rf"(\w+\.[12]) \(({ROLE_NAMES})\)|under (\w+\.[12]): ({ROLE_NAMES})")
+
+
+def named_characters(lines: Sequence[str]) -> set[str]:
+    """The houses whose character the narration names, up to the game's end."""
+    houses: set[str] = set()
+    for line in lines:
+        if line.startswith("The game is over"):
+            break
+        for match in HOUSE_ROLE.finditer(line):
+            houses.add(match.group(1) or match.group(3))
+    return houses
+
+
+def test_the_narration_of_a_view_names_only_characters_its_player_saw() -> None:
+    game = whole_game()
+    seen = {
+        "Ann": {"Ann.1", "Ann.2", "Ben.1"},
+        "Ben": {"Ben.1", "Ben.2", "Ann.1"},
+        "Cat": {"Cat.1", "Cat.2"},
+        "Dan": {"Dan.1", "Dan.2"},
+    }
+    for seat, name in enumerate(game.names):
+        lines = narrate(game.view(seat))
+        assert named_characters(lines) == seen[name]
+        draws = [line for line in lines if "draws the coins" in line]
+        assert draws == {
+            "Ben": ["Ben draws the coins 8, 7, 6 and keeps 8."],
+            "Cat": ["Cat draws the coins 5, 4, 3 and keeps 5."],
+        }.get(name, [])
+    leader = narrate(game.view(LEADER))
+    assert named_characters(leader) == {f"{p}.{k}" for p in game.names for k in (1, 2)}
+    assert leader[-1].startswith("The game is over: Ben wins.")
+
+
+def test_a_view_holds_only_its_own_prompts() -> None:
+    characters, chests = deal4()
+    game = lupusburg(NAMES[:4], characters, chests, bag=list(BOX))
+    for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
+        act(game, line)
+    assert [p.verb for p in game.view(0).prompts] == ["bet", "pass"]
+    bet = game.view(0).prompts[0]
+    assert {c for _, c in bet.choices} == {8, 7, 6}  # what he would draw
+    assert {t for t, _ in bet.choices} == {1, 2, 3}
+    for seat in (1, 2, 3):
+        assert game.view(seat).prompts == ()
+
+
+def test_the_thief_step_runs_and_nobody_acts_without_a_living_thief() -> None:
+    game = sc.replay(sc.read(SCENARIOS / "thief-step-runs-without-living-thief.json")).game
+    night2 = [ev for ev in game.events if ev.phase == "night" and ev.number == 2]
+    assert [ev.kind for ev in night2] == ["night", "wake", "wake"]
+    assert [ev.data["step"] for ev in night2[1:]] == ["thief", "werewolf"]
+    assert all(ev.audience is None for ev in night2)
+
+
+def test_a_closed_privilege_shows_one_random_living_character_to_that_player_only() -> None:
+    shown: set[int] = set()
+    for seed in range(12):
+        characters, chests = deal4()
+        game = lupusburg(NAMES[:4], characters, chests, seed=seed)
+        for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann privilege Cat.2", "leader close"):
+            act(game, line)
+        events = [ev for ev in game.events if ev.kind == "privilege_shown"]
+        assert len(events) == 1
+        ev = events[0]
+        assert ev.audience == frozenset({0, 2})
+        assert ev.data["house"] in (0, 1)
+        assert ev.data["character"] == game.characters[int(str(ev.data["house"]))]
+        shown.add(int(str(ev.data["house"])))
+        assert [p.verb for p in game.prompts(0)] == ["bet", "pass"]
+    assert shown == {0, 1}
+
+
+def test_without_a_bag_order_every_draw_is_at_random() -> None:
+    draws = set()
+    for seed in range(20):
+        characters, chests = deal4()
+        game = lupusburg(NAMES[:4], characters, chests, seed=seed)
+        for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
+            act(game, line)
+        first = next(p for p in game.prompts(0) if p.verb == "bet")
+        coin = max(c for _, c in first.choices)
+        act(game, f"Ann bet Ben {coin}")
+        second = next(p for p in game.prompts(1) if p.verb == "bet")
+        drawn = sorted({c for _, c in second.choices})
+        remaining = Counter(BOX) - Counter([coin])
+        assert not Counter(drawn) - remaining
+        draws.add((coin, tuple(drawn)))
+    assert len(draws) > 5
+
+
+def test_a_bet_error_names_coins_not_players() -> None:
+    characters, chests = deal4()
+    game = lupusburg(NAMES[:4], characters, chests, bag=[2, 3, 2, 8, 7, 6, 5, 4])
+    for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
+        act(game, line)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Action(0, "bet", (2, 8)))
+    assert str(refused.value) == (
+        "Ann cannot bet 8 on Cat now (bet on one of Ben, Cat, Dan with one of the coins "
+        "drawn: 3, 2)"
+    )
+    with pytest.raises(IllegalAction, match="without naming one player and one coin"):
+        game.apply(Action(0, "bet", (2,)))
+    game.apply(Action(0, "bet", (2, 2)))
+    assert game.bag == [8, 7, 6, 5, 4, 3, 2]
+
+
+# ---------------------------------------------------------------------------- property
+
+
+@dataclass(frozen=True)
+class Deal:
+    names: tuple[str, ...]
+    characters: tuple[tuple[str, str], ...]
+    chests: tuple[int, ...]
+    burgomaster: int
+    bag: tuple[int, ...] | None
+    seed: int
+
+    def game(self) -> LupusburgGame:
+        return lupusburg(
+            self.names,
+            [list(p) for p in self.characters],
+            list(self.chests),
+            self.burgomaster,
+            None if self.bag is None else list(self.bag),
+            self.seed,
+        )
+
+
+def random_deal(rng: random.Random, n: int, fixed_bag: bool, seed: int) -> Deal:
+    """Shuffle the deck and deal two per player, redealing while a player holds both the
+    Werewolf and the Thief; the chest goes under a Townsfolk, chosen at random."""
+    deck = [W, T] + [F] * (2 * n - 2)
+    while True:
+        rng.shuffle(deck)
+        pairs = [tuple(deck[2 * s : 2 * s + 2]) for s in range(n)]
+        if not any(W in p and T in p for p in pairs):
+            break
+    chests = [rng.choice([k + 1 for k in (0, 1) if p[k] == F]) for p in pairs]
+    bag = list(BOX)
+    rng.shuffle(bag)
+    return Deal(
+        NAMES[:n],
+        tuple((p[0], p[1]) for p in pairs),
+        tuple(chests),
+        rng.randrange(n),
+        tuple(bag) if fixed_bag else None,
+        seed,
+    )
+
+
+@dataclass
+class Entitlement:
+    """What the rules let each seat know, computed from the deal and the actions only."""
+
+    deal: Deal
+    characters: list[dict[int, str]] = field(default_factory=list)
+    chests: list[dict[int, bool]] = field(default_factory=list)
+    draws: list[list[tuple[tuple[int, ...], int]]] = field(default_factory=list)
+    either: list[set[int]] = field(default_factory=list)  # a closed privilege's show
+    closes: list[int] = field(default_factory=list)
+    bag: list[int] = field(default_factory=list)
+    bets: dict[int, tuple[int, int]] = field(default_factory=dict)
+    pending: tuple[int, int] | None = None  # (Burgomaster, house seen) awaiting the show
+
+    def __post_init__(self) -> None:
+        d = self.deal
+        flat = [c for p in d.characters for c in p]
+        self.truth = flat
+        self.chest_house = [2 * s + d.chests[s] - 1 for s in range(len(d.names))]
+        for s in range(len(d.names)):
+            self.characters.append({h: flat[h] for h in (2 * s, 2 * s + 1)})
+            self.chests.append({h: h == self.chest_house[s] for h in (2 * s, 2 * s + 1)})
+            self.draws.append([])
+            self.either.append(set())
+            self.closes.append(0)
+        self.bag = list(d.bag) if d.bag is not None else []
+
+    def record(self, action: Action, alive: Sequence[bool]) -> None:
+        """Update before ``action`` is applied (``alive``: living houses at that time)."""
+        verb, actor, args = action.verb, action.actor, action.args
+        if verb == "peek":
+            house = int(args[0])
+            self.chests[actor][house] = house == self.chest_house[house // 2]
+        elif verb == "privilege":
+            house = int(args[0])
+            self.characters[actor][house] = self.truth[house]
+            self.pending = (actor, house)
+        elif verb == "show":
+            assert self.pending is not None
+            house = int(args[0])
+            self.characters[self.pending[1] // 2][house] = self.truth[house]
+            self.pending = None
+        elif actor == LEADER and self.pending is not None:
+            burgomaster, seen = self.pending
+            mine = {h for h in (2 * burgomaster, 2 * burgomaster + 1) if alive[h]}
+            self.either[seen // 2] |= mine
+            self.closes[seen // 2] += 1
+            self.pending = None
+        elif verb == "bet":
+            target, coin = int(args[0]), int(args[1])
+            self.bets[actor] = (target, coin)
+            if self.deal.bag is not None:
+                drawn = self.bag[:3]
+                rest = list(drawn)
+                rest.remove(coin)
+                self.bag = self.bag[len(drawn) :] + rest
+                self.draws[actor].append((tuple(drawn), coin))
+        if actor != LEADER and verb in ("pass", "token", "ballot"):
+            self.pending = None
+
+    def check(self, seat: int, view: View) -> None:
+        known = disclosed(view.events)
+        entitled = self.characters[seat]
+        extra = {h: c for h, c in known.characters.items() if h not in entitled}
+        # Only a closed privilege may show a character not in the list (one per close),
+        # one of the Burgomaster's living ones at the time.
+        assert set(extra) <= self.either[seat] and len(extra) <= self.closes[seat], extra
+        for h, c in known.characters.items():
+            assert c == self.truth[h]
+        assert {h: c for h, c in known.characters.items() if h in entitled} == entitled
+        assert known.chests == self.chests[seat]
+        if self.deal.bag is not None:
+            assert known.draws == self.draws[seat]
+        else:
+            mine = [self.bets[seat][1]] if seat in self.bets else []
+            assert [kept for _, kept in known.draws] == mine
+            assert all(kept in coins and len(coins) <= 3 for coins, kept in known.draws)
+        assert all(p.actor == seat for p in view.prompts)
+
+
+def expected_end(deal: Deal, game: LupusburgGame, bets: dict[int, tuple[int, int]]) -> Outcome:
+    """The outcome the rules give for the final state, computed here from scratch."""
+    n = len(deal.names)
+    flat = [c for p in deal.characters for c in p]
+    wolf = flat.index(W) // 2
+    alive = game.alive_house
+    living = [alive[2 * s] + alive[2 * s + 1] for s in range(n)]
+    others = sum(living) - living[wolf]
+    if living[wolf] >= others:
+        return Outcome(W, (wolf,), "werewolf_even", {s: n if s == wolf else 0 for s in range(n)})
+    assert living[wolf] == 0
+    scores = {}
+    for s in range(n):
+        chest = 2 * s + deal.chests[s] - 1
+        seal = 1
+        if s in bets:
+            seal = bets[s][1] if bets[s][0] == wolf else 0
+        scores[s] = 0 if s == wolf else 2 * living[s] + alive[chest] + seal
+    burgomaster = (deal.burgomaster + game.number - 1) % n  # in office on the last day
+    order = [(burgomaster + i) % n for i in range(n)]
+    best = max(scores.values())
+    winner = next(s for s in order if scores[s] == best)
+    return Outcome(F, (winner,), "werewolf_lynched", scores)
+
+
+class Referee:
+    """The rules recomputed from scratch: who must act now, with exactly which choices,
+    and what each claw and each lynch do. It reads the game's living houses, phase and
+    number; everything else comes from the deal and the actions."""
+
+    def __init__(self, deal: Deal, oracle: Entitlement) -> None:
+        flat = [c for p in deal.characters for c in p]
+        self.n = len(deal.names)
+        self.wolf, self.thief = flat.index(W) // 2, flat.index(T) // 2
+        self.first = deal.burgomaster
+        self.oracle = oracle
+        self.key: tuple[str, int] = ("setup", 0)
+
+    def new_phase(self, key: tuple[str, int], alive: Sequence[bool]) -> None:
+        self.key = key
+        self.start = [alive[2 * s] + alive[2 * s + 1] for s in range(self.n)]
+        self.seen: set[str] = set()
+        self.queue: list[int] = []
+        self.tokens = Counter[int]()
+        self.suspects: list[int] = []
+        self.owed: dict[int, int] = {}
+        self.ballots = Counter[int]()
+        self.claw: int | None = None
+
+    def order(self) -> list[int]:
+        """Seats from the Burgomaster clockwise; he passes clockwise every day."""
+        b = (self.first + self.key[1] - 1) % self.n
+        return [(b + i) % self.n for i in range(self.n)]
+
+    def rank(self, house: int) -> tuple[int, int]:
+        return (self.order().index(house // 2), house % 2)
+
+    def check(self, game: LupusburgGame, prompts: Sequence[Prompt]) -> None:
+        alive = game.alive_house
+        if (game.phase, game.number) != self.key:
+            self.new_phase((game.phase, game.number), alive)
+        living = [h for h in range(2 * self.n) if alive[h]]
+        verbs = frozenset(p.verb for p in prompts)
+        choices = {(p.actor, p.verb): set(p.choices) for p in prompts}
+        actors = {p.actor for p in prompts}
+        b = self.order()[0]
+        mine = {2 * b, 2 * b + 1}
+        if game.phase == "night":
+            self.seen |= verbs
+            wolf = {2 * self.wolf, 2 * self.wolf + 1}
+            if verbs == {"peek"}:
+                assert self.start[self.thief] > 0
+                assert choices == {
+                    (self.thief, "peek"): {(h,) for h in living if h // 2 != self.thief}
+                }
+            else:
+                assert verbs == {"claw"}
+                assert ("peek" in self.seen) == (self.start[self.thief] > 0)
+                both = self.start[self.wolf] == 2
+                assert choices == {
+                    (self.wolf, "claw"): {(h,) for h in living if both or h not in wolf}
+                }
+            return
+        assert game.phase == "day"
+        if verbs == {"privilege", "pass"}:
+            assert actors == {b} and self.start[b] > 0 and not self.seen
+            assert choices[(b, "privilege")] == {(h,) for h in living if h not in mine}
+        elif verbs == {"show"}:
+            assert choices == {(b, "show"): {(h,) for h in living if h in mine}}
+        elif verbs == {"bet", "pass"} or verbs == {"token"}:
+            if "bet" not in self.seen and "token" not in self.seen:
+                # The privilege is offered exactly when the Burgomaster has a character.
+                assert ("privilege" in self.seen) == (self.start[b] > 0)
+                self.queue = [s for s in self.order() if s not in self.oracle.bets]
+            if verbs == {"token"} and "token" not in self.seen:
+                assert not self.queue  # every betting turn came before
+                self.queue = self.order() * 2
+            (actor,) = actors
+            assert actor == self.queue[0]
+            if verbs == {"token"}:
+                assert choices[(actor, "token")] == {(h,) for h in living}
+            else:
+                coins = {c for _, c in choices[(actor, "bet")]}
+                assert {t for t, _ in choices[(actor, "bet")]} == set(range(self.n)) - {actor}
+                assert choices[(actor, "bet")] == {
+                    (t, c) for t in range(self.n) if t != actor for c in coins
+                }
+                if self.oracle.deal.bag is not None:
+                    assert coins == set(self.oracle.bag[:3])
+                else:
+                    left = Counter(BOX) - Counter(c for _, c in self.oracle.bets.values())
+                    assert 0 < len(coins) <= 3 and coins <= set(left)
+        else:
+            assert verbs == {"ballot"}
+            if "ballot" not in self.seen:
+                assert self.queue == [] and "token" in self.seen
+                top = sorted(living, key=lambda h: (-self.tokens[h], self.rank(h)))[:2]
+                self.suspects = top
+                for s in range(self.n):
+                    self.owed[s] = sum(1 for h in (2 * s, 2 * s + 1) if alive[h] and h not in top)
+            assert actors == {s for s, owed in self.owed.items() if owed > 0}
+            assert all(c == {(h,) for h in self.suspects} for c in choices.values())
+        self.seen |= verbs
+
+    def applied(self, game: LupusburgGame, action: Action, deaths: Sequence[Death]) -> None:
+        verb, args = action.verb, action.args
+        if self.key[0] == "day" and self.queue and (action.actor == LEADER or verb != "ballot"):
+            if "ballot" not in self.seen and ("bet" in self.seen or "token" in self.seen):
+                if action.actor == LEADER or verb in ("bet", "pass", "token"):
+                    if verb != "pass" or "privilege" not in self.seen or "bet" in self.seen:
+                        self.queue.pop(0)
+        if verb == "token":
+            self.tokens[int(args[0])] += 1
+        elif verb == "ballot":
+            self.ballots[int(args[0])] += 1
+            self.owed[action.actor] -= 1
+        elif verb == "claw":
+            self.claw = int(args[0])
+        causes = [(d.cause, d.house) for d in deaths]
+        if self.key[0] == "night":
+            claws = [] if verb != "claw" else [("werewolf", self.claw)]
+            assert causes == (claws if game.phase != "night" or game.finished else [])
+        elif self.suspects and (action.actor == LEADER or not any(self.owed.values())):
+            lynched = min(self.suspects, key=lambda h: (-self.ballots[h], self.rank(h)))
+            assert causes == [("vote", lynched)]
+        else:
+            assert causes == []
+
+
+def play(deal: Deal, rng: random.Random, close_chance: float) -> tuple[LupusburgGame, Entitlement]:
+    game = deal.game()
+    oracle = Entitlement(deal)
+    referee = Referee(deal, oracle)
+    n = len(deal.names)
+    wolf = referee.wolf
+    for _ in range(4000):
+        if game.finished:
+            break
+        alive = game.alive_house
+        living = [alive[2 * s] + alive[2 * s + 1] for s in range(n)]
+        assert 0 < living[wolf] < sum(living) - living[wolf]  # else the game would be over
+        prompts = [p for p in game.prompts() if p.actor != LEADER]
+        referee.check(game, prompts)
+        moves = [Action(p.actor, p.verb, args) for p in prompts for args in p.choices]
+        if not moves or rng.random() < close_chance:
+            action = Action(LEADER, "close")
+        else:
+            action = rng.choice(moves)
+        oracle.record(action, list(alive))
+        before = len(game.deaths)
+        game.apply(action)
+        referee.applied(game, action, game.deaths[before:])
+    assert game.finished, "play did not end"
+    return game, oracle
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+@given(
+    n=st.integers(4, 8),
+    seed=st.integers(0, 2**32 - 1),
+    fixed_bag=st.booleans(),
+    close_chance=st.sampled_from([0.0, 0.0, 0.03, 0.15]),
+)
+def test_random_legal_play(n: int, seed: int, fixed_bag: bool, close_chance: float) -> None:
+    rng = random.Random(seed)
+    deal = random_deal(rng, n, fixed_bag, seed)
+    game, oracle = play(deal, rng, close_chance)
+
+    outcome = game.outcome
+    assert outcome is not None
+    wanted = expected_end(deal, game, oracle.bets)
+    assert (outcome.winner, outcome.winners, outcome.reason) == (
+        wanted.winner,
+        wanted.winners,
+        wanted.reason,
+    )
+    assert dict(outcome.scores) == dict(wanted.scores)
+
+    again = deal.game()
+    for action in game.history:
+        again.apply(action)
+    assert again.events == game.events and again.outcome == outcome
+
+    for seat in range(n):
+        oracle.check(seat, game.view(seat))
+        lines = narrate(game.view(seat))
+        names = {f"{game.names[h // 2]}.{h % 2 + 1}" for h in oracle.characters[seat]}
+        names |= {f"{game.names[h // 2]}.{h % 2 + 1}" for h in oracle.either[seat]}
+        assert named_characters(lines) <= names
+    assert disclosed(game.view(LEADER).events).characters == dict(enumerate(oracle.truth))
+
+
+def test_the_random_deal_follows_the_rules() -> None:
+    for seed in range(200):
+        rng = random.Random(seed)
+        deal = random_deal(rng, 4 + seed % 5, seed % 2 == 0, seed)
+        deal.game()  # check_setup accepts it
+        assert all(p[c - 1] == F for p, c in zip(deal.characters, deal.chests, strict=True))
+
+
+# ---------------------------------------------------------------------------- match
+
+
+def test_the_first_burgomaster_rotates_from_game_to_game() -> None:
+    assert [first_burgomaster(g, 5) for g in range(7)] == [0, 1, 2, 3, 4, 0, 1]
+    assert [first_burgomaster(g, 4, first=2) for g in range(4)] == [2, 3, 0, 1]
+    with pytest.raises(ValueError):
+        first_burgomaster(0, 4, first=4)
+    with pytest.raises(ValueError):
+        first_burgomaster(-1, 4)
+
+
+def test_a_winning_werewolf_scores_the_number_of_players() -> None:
+    won = Outcome(W, (2,), "werewolf_even", {2: 5, 0: 0})
+    assert game_points(won, 5) == {0: 0, 1: 0, 2: 5, 3: 0, 4: 0}
+    # Whatever the game's own table says, the match counts n for him and 0 for others.
+    assert game_points(Outcome(W, (1,), "werewolf_even", {}), 6)[1] == 6
+
+
+def test_match_scores_add_up_game_after_game() -> None:
+    seed_example = Outcome(F, (2,), "werewolf_lynched", {0: 0, 1: 3, 2: 9, 3: 7, 4: 3})
+    werewolf_won = Outcome(W, (4,), "werewolf_even", {4: 5, 0: 0, 1: 0, 2: 0, 3: 0})
+    totals = match_totals([seed_example, werewolf_won, seed_example], 5)
+    assert totals == {0: 0, 1: 6, 2: 18, 3: 14, 4: 11}
+    assert leaders(totals) == [2]
+    assert add_game({}, seed_example, 5) == {0: 0, 1: 3, 2: 9, 3: 7, 4: 3}
+    start = {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}
+    assert add_game(start, werewolf_won, 5)[4] == 6 and start[4] == 1
+    assert leaders({0: 4, 1: 7, 2: 7}) == [1, 2]
+    assert match_totals([], 4) == {0: 0, 1: 0, 2: 0, 3: 0}
+    with pytest.raises(ValueError):
+        game_points(Outcome(F, (0,), "werewolf_lynched", {5: 1}), 4)
+
+
+def test_a_match_of_real_games() -> None:
+    whole = whole_game()
+    werewolf = sc.replay(sc.read(SCENARIOS / "werewolf-wins-two-two.json")).game
+    assert whole.outcome is not None and werewolf.outcome is not None
+    assert match_totals([whole.outcome, werewolf.outcome], 4) == {0: 4, 1: 10, 2: 5, 3: 4}

@@ -1,0 +1,710 @@
+"""Property tests: random compositions, random legal play, and what must always hold.
+
+Every game is a random deal of werewolf or tit-albert (``playout.setups``) played to
+its end by a seeded random policy (``playout.RandomPolicy``). A :class:`Referee` follows
+each game from outside and checks, after the start and after every action:
+
+* the dead never act, except the hunter's last shot and the dying captain's appointment,
+  which come right after the death, before anyone living is asked anything;
+* every role-specific verb is offered to the holder of that role only;
+* no event discloses a living player's role to someone the rules do not entitle to it.
+  The entitlement is the referee's own reading of the rules (:meth:`Referee.may_know`),
+  built from the deal and the actions, never from the events' audiences;
+* the game never goes on past a win, and ends with the winners the rules name.
+
+Failing examples print the :class:`playout.Setup` and the policy: together they replay
+the game exactly (``playout.play(setup, policy)``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lupus.engine.errors import IllegalAction
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action, Event, Prompt
+from lupus.engine.views import role_facts
+from lupus.engine.village import VillageGame
+from playout import Move, RandomPolicy, Setup, play, policies, replay, setups
+
+MAX_ACTIONS = 5000
+NEVER = 1 << 60
+WOLF = "werewolf"
+GIRL = "little-girl"
+HUNTER_CAUSES = frozenset({"werewolves", "vote"})
+
+# The rules, as the seeds state them (deliberately not read from the rulebook files).
+LOVERS_SEE_ROLE = {"werewolf": True, "tit-albert": False}
+REVEAL_ON_DEATH = {"werewolf": True, "tit-albert": True}
+WOLVES_WIN_WITH_OTHERS_AT_MOST = {"werewolf": 1, "tit-albert": 0}
+STARVATION = {"werewolf": True, "tit-albert": False}
+FACTIONS = ("villagers", "werewolves", "lovers")
+
+# The roles whose living holders may be offered a verb (None: any living player). Not
+# listed: verbs only the dead use (the hunter's shot, the dying captain's appointment).
+LIVING_VERBS: dict[str, frozenset[str] | None] = {
+    "take": frozenset({"thief"}),
+    "keep": frozenset({"thief"}),
+    "link": frozenset({"cupid"}),
+    "inspect": frozenset({"seer"}),
+    "kill": frozenset({WOLF}),
+    "sleep": frozenset({WOLF}),
+    "spy": frozenset({GIRL}),
+    "heal": frozenset({"witch"}),
+    "poison": frozenset({"witch"}),
+    "pass": frozenset({"witch", GIRL}),
+    "elect": None,
+    "vote": None,
+    "abstain": None,
+    "decide": None,
+}
+LAST_BREATH = {"shoot": ("shoot", "pass"), "appoint": ("appoint",)}
+# When a living player may be offered a verb: (phase, night or day number or None for any).
+VERB_TIME: dict[str, tuple[str, int | None]] = {
+    "take": ("night", 1),
+    "keep": ("night", 1),
+    "link": ("night", 1),
+    "elect": ("day", 1),
+    **dict.fromkeys(("inspect", "kill", "sleep", "spy", "heal", "poison", "pass"), ("night", None)),
+    **dict.fromkeys(("vote", "abstain", "decide"), ("day", None)),
+}
+TARGETS_ALIVE = frozenset({"inspect", "kill", "poison", "link", "vote", "elect", "decide"})
+
+PROFILE = {
+    "deadline": None,
+    "derandomize": True,
+    "database": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+
+
+def village(game: Game) -> VillageGame:
+    """The game's hidden state (true roles, who lives), the ground truth the referee checks."""
+    assert isinstance(game, VillageGame)
+    return game
+
+
+@dataclass
+class WolvesNight:
+    """The werewolves' step as the referee follows it."""
+
+    pack: list[int]
+    girls: list[int]
+    choice: dict[int, str] = field(default_factory=dict)
+    target: dict[int, int] = field(default_factory=dict)
+    last_index: int = 0
+    caught: int | None = None
+
+
+@dataclass
+class Tonight:
+    """What a night's steps decided, to check what dawn does with it."""
+
+    victim: int | None = None
+    healed: bool = False
+    poisoned: list[int] = field(default_factory=list)
+    dawn_at: int | None = None
+
+
+class Referee:
+    """Follows one game through its public API and checks it against the rules."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.n = setup.n
+        self.dealt = list(setup.roles)
+        self.roles = list(setup.roles)
+        self.extra = list(setup.extra_cards)
+        self.changed_at: dict[int, int] = {}
+        self.grants: list[dict[int, int]] = [{v: 0} for v in range(self.n)]
+        self.died_at: dict[int, int] = {}
+        self.cause: dict[int, str] = {}
+        self.over_at = NEVER
+        self.cursor = 0
+        self.step: str | None = None
+        self.thief_pending = False
+        self.night: WolvesNight | None = None
+        self.last_night: WolvesNight | None = None
+        self.lovers: tuple[int, int] | None = None
+        self.captain: int | None = None
+        self.owed: dict[int, list[str]] = {}
+        self.open_last_breath: set[int] = set()
+        self.deaths_unchecked = False
+        self.catch_chance = float(setup.options.get("little_girl_catch_chance", 0.2))
+        self.potions = {"heal": 0, "poison": 0}
+        self.tonight = Tonight()
+        self.ballots: dict[int, int | None] | None = None
+        self.vote_may_kill: set[int] = set()
+        self.potion_budget = int(setup.options.get("longanis_potions", 2))
+
+    # ------------------------------------------------------------------ the oracle
+    def alive(self, seat: int) -> bool:
+        return seat not in self.died_at
+
+    def grant(self, viewer: int, seat: int, index: int) -> None:
+        known = self.grants[viewer]
+        known[seat] = min(known.get(seat, NEVER), index)
+
+    def may_know(self, viewer: int, seat: int, index: int) -> bool:
+        """Whether the rules let ``viewer`` know ``seat``'s role at event ``index``."""
+        if self.over_at <= index:
+            return True
+        if REVEAL_ON_DEATH[self.rules] and self.died_at.get(seat, NEVER) <= index:
+            return True
+        return self.grants[viewer].get(seat, NEVER) <= index
+
+    def role_at(self, seat: int, index: int) -> str:
+        if self.changed_at.get(seat, NEVER) <= index:
+            return self.roles[seat]
+        return self.dealt[seat]
+
+    def faction(self, seat: int) -> str:
+        lovers = self.lovers
+        if lovers is not None and seat in lovers and self.mixed():
+            return "lovers"
+        return "werewolves" if self.roles[seat] == WOLF else "villagers"
+
+    def mixed(self) -> bool:
+        lovers = self.lovers
+        return lovers is not None and (self.roles[lovers[0]] == WOLF) != (
+            self.roles[lovers[1]] == WOLF
+        )
+
+    def winner_now(self) -> str | None:
+        living = [s for s in range(self.n) if self.alive(s)]
+        if self.lovers is not None and self.mixed() and set(living) == set(self.lovers):
+            return "lovers"
+        wolves = sum(1 for s in living if self.roles[s] == WOLF)
+        if wolves == 0:
+            return "villagers"
+        if len(living) - wolves <= WOLVES_WIN_WITH_OTHERS_AT_MOST[self.rules]:
+            return "werewolves"
+        return None
+
+    # ------------------------------------------------------------------ following the game
+    def __call__(self, game: Game, move: Move | None) -> None:
+        if move is not None:
+            self.on_action(move.action, move.events_before)
+        self.on_events(game)
+        self.on_state(game)
+
+    def fail(self, message: str) -> AssertionError:
+        return AssertionError(f"{message}\n  setup: {self.setup!r}")
+
+    def on_action(self, action: Action, index: int) -> None:
+        actor, verb, args = action.actor, action.verb, action.args
+        if actor == LEADER:
+            for seat in self.open_last_breath:
+                self.owed[seat].pop(0)
+            self.open_last_breath = set()
+            if self.thief_pending and self.step == "thief":
+                self.thief_pending = False
+                if all(card == WOLF for card in self.extra):
+                    self.take(self.thief(), self.extra[0], index)
+        else:
+            if not self.alive(actor):
+                owed = self.owed.get(actor) or ["nothing"]
+                if verb not in LAST_BREATH.get(owed[0], ()):
+                    raise self.fail(f"dead player {actor} acted: {action}")
+                owed.pop(0)
+                self.open_last_breath.discard(actor)
+            if verb == "take":
+                self.thief_pending = False
+                self.take(actor, str(args[0]), index)
+            elif verb == "keep":
+                self.thief_pending = False
+            elif verb == "inspect":
+                self.grant(actor, int(args[0]), index)
+            elif verb in ("vote", "abstain") and self.ballots is not None:
+                self.ballots[actor] = int(args[0]) if verb == "vote" else None
+            elif verb in self.potions:
+                if verb == "heal":
+                    self.tonight.healed = True
+                else:
+                    self.tonight.poisoned.append(int(args[0]))
+                self.potions[verb] += 1
+                if (
+                    max(self.potions.values()) > 1
+                    or sum(self.potions.values()) > self.potion_budget
+                ):
+                    raise self.fail(f"the witch used potions {self.potions}")
+            elif verb == "link":
+                a, b = int(args[0]), int(args[1])
+                self.lovers = (a, b)
+                if LOVERS_SEE_ROLE[self.rules]:
+                    self.grant(a, b, index)
+                    self.grant(b, a, index)
+        night = self.night
+        if night is not None:
+            night.last_index = index
+            if actor in night.pack or actor in night.girls:
+                night.choice[actor] = verb
+                if verb == "kill":
+                    night.target[actor] = int(args[0])
+
+    def thief(self) -> int:
+        return next(s for s in range(self.n) if self.dealt[s] == "thief")
+
+    def take(self, thief: int, card: str, index: int) -> None:
+        self.extra[self.extra.index(card)] = self.roles[thief]
+        self.roles[thief] = card
+        self.changed_at[thief] = index
+
+    def on_events(self, game: Game) -> None:
+        start = self.cursor
+        events = game.events
+        for i in range(start, len(events)):
+            ev = events[i]
+            kind, data = ev.kind, ev.data
+            if kind == "death":
+                seat = int(str(data["player"]))
+                if seat in self.died_at:
+                    raise self.fail(f"player {seat} died twice")
+                self.died_at[seat] = i
+                self.cause[seat] = str(data["cause"])
+                self.deaths_unchecked = True
+                owed = self.owed.setdefault(seat, [])
+                if self.roles[seat] == "hunter" and data["cause"] in HUNTER_CAUSES:
+                    owed.append("shoot")
+                if self.captain == seat:
+                    owed.append("appoint")
+                    self.captain = None
+                if data["cause"] == "vote":
+                    if seat not in self.vote_may_kill:
+                        raise self.fail(f"{seat} voted out, the ballots allow {self.vote_may_kill}")
+                    self.vote_may_kill = set()
+            elif kind == "captain":
+                self.captain = int(str(data["player"]))
+            elif kind in ("night", "day") and ev.audience is None:
+                self.check_dawn(events, i)
+                if kind == "night":
+                    self.tonight = Tonight()
+            elif kind == "pack_victim":
+                self.check_pack_victim(data.get("target"))
+            elif kind == "victim_shown" and data["target"] != self.tonight.victim:
+                raise self.fail(f"the witch is shown {data['target']}, not {self.tonight.victim}")
+            elif kind == "vote_opens":
+                self.ballots = {}
+            elif kind == "tally" and self.ballots is not None:
+                votes = data["votes"]
+                assert isinstance(votes, dict)
+                self.check_tally(votes, events[i + 1])
+            elif kind == "caught":
+                if self.night is None:
+                    raise self.fail("a little girl was caught outside the werewolves' step")
+                self.night.caught = self.tonight.victim = int(str(data["player"]))
+            elif kind in ("wake", "dawn", "game_over") and ev.audience is None:
+                self.end_night()
+                if kind == "game_over":
+                    self.over_at = i
+                    self.check_dawn(events, i)
+                if kind == "dawn":
+                    self.tonight.dawn_at = i
+                if kind == "wake":
+                    self.step = str(data["step"])
+                    if self.step == "thief":
+                        self.thief_pending = True
+                    if self.step == "werewolves":
+                        self.begin_night(i)
+        step = game.step
+        if self.night is not None and (game.finished or step is None or step.id != "werewolves"):
+            self.end_night()
+        self.cursor = len(events)
+        self.audit_events(events, start)
+
+    def begin_night(self, index: int) -> None:
+        living = [s for s in range(self.n) if self.alive(s)]
+        pack = [s for s in living if self.roles[s] == WOLF]
+        for wolf in pack:
+            for other in pack:
+                self.grant(wolf, other, index)
+        self.night = WolvesNight(pack, [s for s in living if self.roles[s] == GIRL])
+        self.night.last_index = index
+
+    def end_night(self) -> None:
+        night = self.night
+        if night is None:
+            return
+        self.night, self.last_night = None, night
+        awake = [w for w in night.pack if night.choice.get(w) == "kill"]
+        spies = [g for g in night.girls if night.choice.get(g) == "spy"]
+        for girl in spies:
+            for wolf in awake:
+                self.grant(girl, wolf, night.last_index)
+        if night.caught is not None:
+            girl = night.caught
+            if girl not in spies or not awake:
+                raise self.fail(f"little girl {girl} caught without spying on awake wolves")
+            if self.catch_chance == 0.0:
+                raise self.fail("little girl caught with little_girl_catch_chance 0")
+            for wolf in night.pack:
+                self.grant(wolf, girl, night.last_index)
+        elif spies and awake and self.catch_chance >= 1.0:
+            raise self.fail("little girl not caught with little_girl_catch_chance 1")
+
+    def check_pack_victim(self, target: object) -> None:
+        night = self.night
+        assert night is not None, "pack_victim outside the werewolves' step"
+        named = Counter(night.target[w] for w in night.pack if night.choice.get(w) == "kill")
+        top = max(named.values(), default=0)
+        if target is None if named else target is not None:
+            raise self.fail(f"the pack's victim is {target}, its votes {dict(named)}")
+        if named and named[int(str(target))] != top:
+            raise self.fail(f"the pack's victim is {target}, its votes {dict(named)}")
+        self.tonight.victim = None if target is None else int(str(target))
+
+    def check_dawn(self, events: list[Event], index: int) -> None:
+        """The night's victim dies unless healed; the poisoned die; nobody else is killed."""
+        tonight = self.tonight
+        if tonight.dawn_at is None:
+            return
+        deaths = [
+            (int(str(ev.data["player"])), ev.data["cause"])
+            for ev in events[tonight.dawn_at : index]
+            if ev.kind == "death"
+        ]
+        bitten = [p for p, cause in deaths if cause == "werewolves"]
+        victim = tonight.victim
+        if bitten != ([victim] if victim is not None and not tonight.healed else []):
+            raise self.fail(f"dawn kills {bitten}: victim {victim}, healed {tonight.healed}")
+        poisoned = {p for p, cause in deaths if cause == "poison"}
+        if not poisoned <= set(tonight.poisoned) or not all(
+            self.died_at.get(p, NEVER) < index for p in tonight.poisoned
+        ):
+            raise self.fail(f"dawn poisons {poisoned}, the witch poisoned {tonight.poisoned}")
+        tonight.dawn_at = None
+
+    def check_tally(self, votes: dict[int, int], after: Event) -> None:
+        """The day vote: plurality of the last ballots, the captain counting twice."""
+        assert self.ballots is not None
+        tally: Counter[int] = Counter()
+        for voter, target in self.ballots.items():
+            if target is not None:
+                tally[target] += 2 if voter == self.captain else 1
+        self.ballots = None
+        if votes != dict(tally):
+            raise self.fail(f"tally {votes}, the ballots give {dict(tally)}")
+        top = max(tally.values(), default=0)
+        leaders = {s for s, v in tally.items() if v == top}
+        self.vote_may_kill = leaders if top else set()
+        expected = "no_elimination" if not top else "death" if len(leaders) == 1 else "tie"
+        if after.kind != expected:
+            raise self.fail(f"after the tally {votes} comes {after.kind}, not {expected}")
+
+    def audit_events(self, events: list[Event], start: int) -> None:
+        """Every role fact of every new event is true and seen only by the entitled."""
+        for i in range(start, len(events)):
+            ev = events[i]
+            for seat, role in role_facts(ev):
+                if role != self.role_at(seat, i):
+                    raise self.fail(f"event {i} {ev} says {seat} is {role}")
+                viewers = range(self.n) if ev.audience is None else ev.audience
+                for viewer in viewers:
+                    if not self.may_know(viewer, seat, i):
+                        raise self.fail(f"event {i} {ev} shows {seat}'s role to {viewer}")
+
+    def on_state(self, game: Game) -> None:
+        truth = village(game)
+        if truth.roles != self.roles:
+            raise self.fail(f"roles are {truth.roles}, the rules say {self.roles}")
+        dead = {s for s in range(self.n) if not truth.alive[s]}
+        if dead != set(self.died_at):
+            raise self.fail(f"dead players {dead} but announced deaths {set(self.died_at)}")
+        prompts = [p for p in game.prompts() if p.actor != LEADER]
+        if game.finished:
+            if prompts or game.waiting():
+                raise self.fail("a finished game still asks for input")
+            self.check_outcome(game)
+            return
+        if not prompts:
+            raise self.fail("the game is not over but nobody is asked anything")
+        offered = {p.actor for p in prompts}
+        for seat in game.waiting():
+            if seat not in offered:
+                raise self.fail(f"the step waits for {seat}, who has no prompt")
+        self.open_last_breath = set()
+        for p in prompts:
+            if not p.choices:
+                raise self.fail(f"empty prompt {p}")
+            if self.alive(p.actor):
+                if p.verb not in LIVING_VERBS:
+                    raise self.fail(f"{p.verb!r} offered to {p.actor}, who is alive")
+                needed = LIVING_VERBS[p.verb]
+                if needed is not None and self.roles[p.actor] not in needed:
+                    raise self.fail(f"{p.verb!r} offered to {p.actor}, a {self.roles[p.actor]}")
+                self.check_living_prompt(p, game.phase, game.number)
+                continue
+            owed = self.owed.get(p.actor) or ["nothing"]
+            if p.verb not in LAST_BREATH.get(owed[0], ()):
+                raise self.fail(f"prompt {p.verb!r} offered to dead player {p.actor}")
+            self.open_last_breath.add(p.actor)
+        owed_now = sorted(s for s, kinds in self.owed.items() if kinds)
+        if owed_now and any(self.alive(p.actor) for p in prompts):
+            raise self.fail(f"the living are asked before the last breath of {owed_now}")
+        if self.deaths_unchecked and not self.open_last_breath:
+            self.deaths_unchecked = False
+            won = self.winner_now()
+            if won is not None:
+                raise self.fail(f"the game goes on although {won} have won")
+
+    def check_living_prompt(self, p: Prompt, phase: str, number: int) -> None:
+        when, which = VERB_TIME[p.verb]
+        if phase != when or which not in (None, number):
+            raise self.fail(f"{p.verb!r} offered to {p.actor} in {phase} {number}")
+        if p.verb == "decide" and p.actor != self.captain:
+            raise self.fail(f"decide offered to {p.actor}, not the captain")
+        if p.verb in TARGETS_ALIVE:
+            seats = {int(a) for args in p.choices for a in args}
+            dead = sorted(s for s in seats if not self.alive(s))
+            if dead:
+                raise self.fail(f"{p.verb!r} offered to {p.actor} against dead {dead}")
+            lovers = self.lovers
+            if p.verb in ("vote", "decide") and lovers is not None and p.actor in lovers:
+                partner = lovers[1] if lovers[0] == p.actor else lovers[0]
+                if partner in seats:
+                    raise self.fail(f"lover {p.actor} may {p.verb} against {partner}")
+            if p.verb == "inspect" and p.actor in seats:
+                raise self.fail(f"the seer {p.actor} may inspect herself")
+
+    def check_outcome(self, game: Game) -> None:
+        outcome = game.outcome
+        assert outcome is not None
+        if outcome.winner not in FACTIONS:
+            raise self.fail(f"unknown winner {outcome.winner!r}")
+        if outcome.reason == "starvation":
+            night = self.last_night
+            assert STARVATION[self.rules], "starvation outside werewolf"
+            assert night is not None and not any(v == "kill" for v in night.choice.values())
+            assert outcome.winner == "villagers"
+        else:
+            won = self.winner_now()
+            if won != outcome.winner:
+                raise self.fail(f"{outcome.winner} won ({outcome.reason}), the rules say {won}")
+        winners = tuple(s for s in range(self.n) if self.faction(s) == outcome.winner)
+        if outcome.winners != winners:
+            raise self.fail(f"winners {outcome.winners}, the rules say {winners}")
+        over = [ev for ev in game.events if ev.kind == "game_over"]
+        assert len(over) == 1 and over[0] is game.events[-1] and over[0].audience is None
+
+
+def check_views(game: Game, referee: Referee) -> None:
+    """Every player's view holds exactly his events, none telling him a forbidden role."""
+    events = game.events
+    roles = village(game).roles
+    leader = game.view(LEADER)
+    assert leader.events == tuple(events), "the leader does not see every event"
+    assert leader.known_roles() == dict(enumerate(roles))
+    for seat in range(game.n):
+        view = game.view(seat)
+        mine = [
+            (i, ev) for i, ev in enumerate(events) if ev.audience is None or seat in ev.audience
+        ]
+        assert len(view.events) == len(mine), f"view of {seat} has the wrong events"
+        for got, (i, ev) in zip(view.events, mine, strict=True):
+            assert got is ev, f"view of {seat} holds {got}, not {ev}"
+            for who, role in role_facts(got):
+                assert referee.may_know(seat, who, i), f"view of {seat} tells {who} is {role}"
+        assert view.prompts == tuple(game.prompts(seat))
+        assert view.role() == roles[seat]
+        for who, role in view.known_roles().items():
+            assert role == roles[who], f"view of {seat} says {who} is {role}"
+
+
+def refereed(
+    setup: Setup, policy: RandomPolicy, *, every: int = 0, extra: Callable[..., None] | None = None
+) -> tuple[Referee, Game]:
+    referee = Referee(setup)
+
+    def observe(game: Game, move: Move | None) -> None:
+        referee(game, move)
+        if every and game.state_id % every == 0:
+            check_views(game, referee)
+        if extra is not None:
+            extra(game, move)
+
+    result = play(setup, policy, max_actions=MAX_ACTIONS, observe=observe)
+    assert not result.refused, f"offered actions refused: {result.refused[:3]}"
+    return referee, result.game
+
+
+# ---------------------------------------------------------------------- 1 and 2
+@settings(max_examples=150, **PROFILE)
+@given(setup=setups(), policy=policies())
+def test_random_play_ends_with_a_winner_the_rules_name(setup: Setup, policy: RandomPolicy) -> None:
+    """Properties 1 and 2: the game ends, the dead stay silent, the winners are right."""
+    _, game = refereed(setup, policy)
+    assert game.finished, f"no end after {MAX_ACTIONS} actions"
+    assert game.outcome is not None and game.outcome.winner in FACTIONS
+    assert len(game.deaths) == len({d.player for d in game.deaths})
+
+
+# ---------------------------------------------------------------------- 3
+@settings(max_examples=80, **PROFILE)
+@given(setup=setups(), policy=policies(), every=st.integers(3, 20))
+def test_views_disclose_only_what_the_rules_allow(
+    setup: Setup, policy: RandomPolicy, every: int
+) -> None:
+    """Property 3: views are the audience filter, and no role leaks to the unentitled."""
+    referee, game = refereed(setup, policy, every=every)
+    check_views(game, referee)
+
+
+# ---------------------------------------------------------------------- 4
+@settings(max_examples=60, **PROFILE)
+@given(setup=setups(), policy=policies(), cut=st.floats(0.0, 1.0))
+def test_recorded_game_replays_identically(setup: Setup, policy: RandomPolicy, cut: float) -> None:
+    """Property 4: ``game.history`` applied to a fresh game gives the same game."""
+    result = play(setup, policy, max_actions=MAX_ACTIONS)
+    game = result.game
+    again = replay(setup, game.history)
+    assert again.events == game.events
+    assert again.deaths == game.deaths
+    assert again.outcome == game.outcome
+    assert again.state_id == game.state_id
+    k = int(cut * len(result.moves))
+    if k:
+        prefix = replay(setup, game.history[:k])
+        assert prefix.events == game.events[: result.moves[k - 1].events_after]
+        assert prefix.state_id == k
+
+
+# ---------------------------------------------------------------------- 5
+ALL_VERBS = (*LIVING_VERBS, "shoot", "appoint", "close", "fly")
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    return (
+        list(game.events),
+        game.state_id,
+        game.waiting(),
+        game.prompts(),
+        list(game.history),
+        list(game.deaths),
+        game.outcome,
+        list(village(game).roles),
+        list(village(game).alive),
+    )
+
+
+def illegal_attempts(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+    """A few actions the current prompts do not allow, of every kind we can build now."""
+    n = game.n
+    prompts = [p for p in game.prompts() if p.actor != LEADER]
+    attempts: list[tuple[str, Action]] = [
+        ("leader verb", Action(LEADER, rng.choice(ALL_VERBS[:-2]), (0,))),
+        ("no such seat", Action(rng.choice([n, n + 3, -2]), "vote", (0,))),
+    ]
+    if not prompts:
+        return attempts
+    p = rng.choice(prompts)
+    mine = {q.verb for q in prompts if q.actor == p.actor}
+    wrong = [v for v in ALL_VERBS if v not in mine]
+    attempts.append(("wrong verb", Action(p.actor, rng.choice(wrong), rng.choice(p.choices))))
+    dead = [s for s in range(n) if not village(game).alive[s]]
+    bad_args = [(n,), (-3,), ("x",), (0, 1, 2), *[(d,) for d in dead]]
+    bad_args += [(*c, 0) for c in p.choices[:2]] + [tuple(reversed(c)) for c in p.choices[:2]]
+    if p.choices != ((),):
+        bad_args.append(())
+    bad = [a for a in bad_args if not p.allows(a)]
+    if bad:
+        attempts.append(("wrong target", Action(p.actor, p.verb, rng.choice(bad))))
+    silent = [s for s in range(n) if s not in {q.actor for q in prompts}]
+    dead_silent = [s for s in silent if s in dead]
+    living_silent = [s for s in silent if s not in dead]
+    if dead_silent:
+        attempts.append(("dead actor", Action(rng.choice(dead_silent), p.verb, p.choices[0])))
+    if living_silent:
+        attempts.append(("not waiting", Action(rng.choice(living_silent), p.verb, p.choices[0])))
+    return attempts
+
+
+@settings(max_examples=60, **PROFILE)
+@given(setup=setups(), policy=policies(), seed=st.integers(0, 2**32 - 1))
+def test_illegal_action_raises_and_changes_nothing(
+    setup: Setup, policy: RandomPolicy, seed: int
+) -> None:
+    """Property 5: refused actions (wrong verb, target, dead or idle actor) change nothing."""
+    rng = random.Random(seed)
+
+    def attempt(game: Game, move: Move | None) -> None:
+        if rng.random() > 0.3:
+            return
+        for kind, action in illegal_attempts(game, rng):
+            legal = action.actor == LEADER and action.verb == "close"
+            legal = legal or any(
+                p.actor == action.actor and p.verb == action.verb and p.allows(action.args)
+                for p in game.prompts()
+            )
+            assert not legal, f"{kind}: {action} is legal"
+            before = snapshot(game)
+            try:
+                game.apply(action)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError(f"{kind}: {action} was accepted\n  setup: {setup!r}")
+            assert snapshot(game) == before, f"{kind}: {action} changed the game"
+
+    _, game = refereed(setup, policy, extra=attempt)
+    for action in (Action(0, "vote", (0,)), Action(LEADER, "close")):
+        before = snapshot(game)
+        try:
+            game.apply(action)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"{action} accepted after the end")
+        assert snapshot(game) == before
+
+
+# ---------------------------------------------------------------------- 6
+GLOBAL_RANDOM = ("random", "choice", "choices", "randrange", "randint", "shuffle", "sample")
+
+
+@settings(max_examples=40, **PROFILE)
+@given(setup=setups(), policy_seed=st.integers(0, 2**32 - 1), noise=st.integers(0, 2**32 - 1))
+def test_same_seed_and_choices_give_the_same_game(
+    setup: Setup, policy_seed: int, noise: int
+) -> None:
+    """Property 6: determinism, and no use of the global random generator."""
+    first = play(setup, RandomPolicy(policy_seed, close_chance=0.02, change_chance=0.1))
+
+    def boom(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the engine used the global random generator")
+
+    def disturb(i: int) -> None:
+        random.seed(noise + i)
+        random.getrandbits(32)
+
+    patches = dict.fromkeys(GLOBAL_RANDOM, boom)
+    with mock.patch.multiple(random, **patches):
+        second = play(
+            setup,
+            RandomPolicy(policy_seed, close_chance=0.02, change_chance=0.1),
+            between=disturb,
+        )
+    assert second.game.history == first.game.history
+    assert second.game.events == first.game.events
+    assert second.game.deaths == first.game.deaths
+    assert second.game.outcome == first.game.outcome
+
+
+# ---------------------------------------------------------------------- regressions
+def test_every_offered_pair_is_accepted_in_either_order() -> None:
+    """Cupid's prompt lists pairs of seats >= 10 the way ``apply`` normalizes them."""
+    roles = ["werewolf", "werewolf", "cupid"] + ["villager"] * 15
+    setup = Setup("werewolf", tuple(f"p{i}" for i in range(18)), tuple(roles))
+    for a, b in combinations(range(18), 2):
+        for pair in ((a, b), (b, a)):
+            game = setup.new_game()
+            game.apply(Action(2, "link", pair))
+            assert game.state_id == 1

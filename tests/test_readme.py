@@ -1,0 +1,33 @@
+"""The README stays true: its two commands and its Python example."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+CI = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text("utf-8")
+
+
+def test_readme_starts_with_exactly_two_commands() -> None:
+    block = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert commands == [
+        "pip install . && lupus demo",
+        "pip install -e '.[test]' && python -m pytest",
+    ]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    assert "pip install -e '.[test]' && python -m pytest" in CI
+
+
+def test_python_example_runs() -> None:
+    block = re.search(r"```python\n(.*?)```", README, re.S)
+    assert block is not None
+    namespace: dict[str, object] = {}
+    exec(compile(block.group(1), "README.md", "exec"), namespace)
+    game = namespace["game"]
+    view = game.view(1)  # type: ignore[attr-defined]
+    assert view.known_roles() == {1: "seer", 0: "werewolf"}

@@ -242,7 +242,7 @@ def disclosed(events: Sequence[Event]) -> Known:
         d = ev.data
         for key, value in d.items():
             values = list(value.values()) if isinstance(value, dict) else [value]
-            if key not in ("characters", "character", "step"):
+            if key not in ("characters", "character", "step", "cause"):
                 assert not {W, T, F} & {v for v in values if isinstance(v, str)}, ev
         secret = [k for k in SECRET_KEYS if k in d]
         if not secret:
@@ -599,6 +599,7 @@ class Referee:
         self.first = deal.burgomaster
         self.oracle = oracle
         self.key: tuple[str, int] = ("setup", 0)
+        self.current: frozenset[str] = frozenset()
 
     def new_phase(self, key: tuple[str, int], alive: Sequence[bool]) -> None:
         self.key = key
@@ -625,6 +626,7 @@ class Referee:
             self.new_phase((game.phase, game.number), alive)
         living = [h for h in range(2 * self.n) if alive[h]]
         verbs = frozenset(p.verb for p in prompts)
+        self.current = verbs
         choices = {(p.actor, p.verb): set(p.choices) for p in prompts}
         actors = {p.actor for p in prompts}
         b = self.order()[0]
@@ -688,11 +690,8 @@ class Referee:
 
     def applied(self, game: LupusburgGame, action: Action, deaths: Sequence[Death]) -> None:
         verb, args = action.verb, action.args
-        if self.key[0] == "day" and self.queue and (action.actor == LEADER or verb != "ballot"):
-            if "ballot" not in self.seen and ("bet" in self.seen or "token" in self.seen):
-                if action.actor == LEADER or verb in ("bet", "pass", "token"):
-                    if verb != "pass" or "privilege" not in self.seen or "bet" in self.seen:
-                        self.queue.pop(0)
+        if self.current in ({"bet", "pass"}, {"token"}):
+            self.queue.pop(0)  # that turn is over, bet, passed or closed
         if verb == "token":
             self.tokens[int(args[0])] += 1
         elif verb == "ballot":
@@ -739,7 +738,7 @@ def play(deal: Deal, rng: random.Random, close_chance: float) -> tuple[Lupusburg
 
 
 @settings(
-    max_examples=120,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
@@ -764,6 +763,14 @@ def test_random_legal_play(n: int, seed: int, fixed_bag: bool, close_chance: flo
         wanted.reason,
     )
     assert dict(outcome.scores) == dict(wanted.scores)
+
+    nights = {ev.number for ev in game.events if ev.phase == "night"}
+    for night in nights:  # the Thief's step runs every night, living Thief or not
+        wakes = [ev for ev in game.events if ev.kind == "wake" and ev.number == night]
+        assert [(ev.phase, ev.audience, ev.data["step"]) for ev in wakes] == [
+            ("night", None, "thief"),
+            ("night", None, "werewolf"),
+        ]
 
     again = deal.game()
     for action in game.history:

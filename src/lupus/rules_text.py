@@ -49,6 +49,8 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
         out.append(f"{t('rules_preparation')}: {steps(book.night.preparation)}")
     out.append(f"{t('rules_day')}: {steps(book.day)}")
     out += ["", t("rules_win")]
+    # Win conditions that are mechanics (Lupusburg's scoring) are told by the rulebook.
+    out += ["  " + t(key) for key in sorted(k for k in text.text if k.startswith("win_text."))]
     for win in book.win:
         out.append(
             "  "

@@ -123,7 +123,7 @@ class RandomPolicy:
             return Action(LEADER, "close")
         rng = self.rng
         if self.by_verb:
-            prompts = [p for p in game.prompts(actor)]
+            prompts = list(game.prompts(actor))
             rng.shuffle(prompts)
             for prompt in prompts:
                 args = [a for a in prompt.choices if Action(actor, prompt.verb, a) not in refused]

@@ -18,6 +18,7 @@ the game exactly (``playout.play(setup, policy)``).
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -78,9 +79,12 @@ VERB_TIME: dict[str, tuple[str, int | None]] = {
 }
 TARGETS_ALIVE = frozenset({"inspect", "kill", "poison", "link", "vote", "elect", "decide"})
 
+# LUPUS_PROPERTY_SCALE=20 runs twenty times the examples, drawn afresh (a deeper hunt);
+# by default the examples are fixed, so the suite gives the same verdict on every run.
+SCALE = int(os.environ.get("LUPUS_PROPERTY_SCALE", "1"))
 PROFILE = {
     "deadline": None,
-    "derandomize": True,
+    "derandomize": SCALE == 1,
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
 }
@@ -115,7 +119,23 @@ class Tonight:
 
 
 class Referee:
-    """Follows one game through its public API and checks it against the rules."""
+    """Follows one game through its public API and checks it against the rules.
+
+    It keeps its own account of the game: the roles (the deal, then the thief's card,
+    from his action), deaths and the captain (public events), the lovers (Cupid's
+    action), and for each player the roles the rules entitle him to know, with the event
+    index from which he knows them (``grants``):
+
+    * his own role, always (and the card he takes as thief);
+    * the pack's roles, for each werewolf, from the werewolves' step on;
+    * the role of every player the seer inspected, for the seer;
+    * in werewolf (not tit-albert), the partner's role, for each lover;
+    * the awake werewolves' roles, for a little girl who spied on them;
+    * the little girl's role, for the pack that caught her;
+    * everyone's role on his death (both rulebooks reveal it), and all roles at the end.
+
+    Hidden state (``game.roles``, ``game.alive``) is read only to check this account.
+    """
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -127,7 +147,6 @@ class Referee:
         self.changed_at: dict[int, int] = {}
         self.grants: list[dict[int, int]] = [{v: 0} for v in range(self.n)]
         self.died_at: dict[int, int] = {}
-        self.cause: dict[int, str] = {}
         self.over_at = NEVER
         self.cursor = 0
         self.step: str | None = None
@@ -270,7 +289,6 @@ class Referee:
                 if seat in self.died_at:
                     raise self.fail(f"player {seat} died twice")
                 self.died_at[seat] = i
-                self.cause[seat] = str(data["cause"])
                 self.deaths_unchecked = True
                 owed = self.owed.setdefault(seat, [])
                 if self.roles[seat] == "hunter" and data["cause"] in HUNTER_CAUSES:
@@ -346,6 +364,9 @@ class Referee:
                 raise self.fail(f"little girl {girl} caught without spying on awake wolves")
             if self.catch_chance == 0.0:
                 raise self.fail("little girl caught with little_girl_catch_chance 0")
+            # The seeds: "the werewolves learn that it was her", so the whole pack of the
+            # night. Open question: little_girl.py says a sleeping werewolf cannot catch
+            # her; if only the awake ones should learn it, grant to ``awake`` here.
             for wolf in night.pack:
                 self.grant(wolf, girl, night.last_index)
         elif spies and awake and self.catch_chance >= 1.0:
@@ -501,7 +522,7 @@ def check_views(game: Game, referee: Referee) -> None:
     events = game.events
     roles = village(game).roles
     leader = game.view(LEADER)
-    assert leader.events == tuple(events), "the leader does not see every event"
+    assert tuple(leader.events) == tuple(events), "the leader does not see every event"
     assert leader.known_roles() == dict(enumerate(roles))
     for seat in range(game.n):
         view = game.view(seat)
@@ -513,7 +534,7 @@ def check_views(game: Game, referee: Referee) -> None:
             assert got is ev, f"view of {seat} holds {got}, not {ev}"
             for who, role in role_facts(got):
                 assert referee.may_know(seat, who, i), f"view of {seat} tells {who} is {role}"
-        assert view.prompts == tuple(game.prompts(seat))
+        assert tuple(view.prompts) == tuple(game.prompts(seat))
         assert view.role() == roles[seat]
         for who, role in view.known_roles().items():
             assert role == roles[who], f"view of {seat} says {who} is {role}"
@@ -537,7 +558,7 @@ def refereed(
 
 
 # ---------------------------------------------------------------------- 1 and 2
-@settings(max_examples=150, **PROFILE)
+@settings(max_examples=400 * SCALE, **PROFILE)
 @given(setup=setups(), policy=policies())
 def test_random_play_ends_with_a_winner_the_rules_name(setup: Setup, policy: RandomPolicy) -> None:
     """Properties 1 and 2: the game ends, the dead stay silent, the winners are right."""
@@ -548,7 +569,7 @@ def test_random_play_ends_with_a_winner_the_rules_name(setup: Setup, policy: Ran
 
 
 # ---------------------------------------------------------------------- 3
-@settings(max_examples=80, **PROFILE)
+@settings(max_examples=200 * SCALE, **PROFILE)
 @given(setup=setups(), policy=policies(), every=st.integers(3, 20))
 def test_views_disclose_only_what_the_rules_allow(
     setup: Setup, policy: RandomPolicy, every: int
@@ -559,7 +580,7 @@ def test_views_disclose_only_what_the_rules_allow(
 
 
 # ---------------------------------------------------------------------- 4
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=150 * SCALE, **PROFILE)
 @given(setup=setups(), policy=policies(), cut=st.floats(0.0, 1.0))
 def test_recorded_game_replays_identically(setup: Setup, policy: RandomPolicy, cut: float) -> None:
     """Property 4: ``game.history`` applied to a fresh game gives the same game."""
@@ -627,7 +648,7 @@ def illegal_attempts(game: Game, rng: random.Random) -> list[tuple[str, Action]]
     return attempts
 
 
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=150 * SCALE, **PROFILE)
 @given(setup=setups(), policy=policies(), seed=st.integers(0, 2**32 - 1))
 def test_illegal_action_raises_and_changes_nothing(
     setup: Setup, policy: RandomPolicy, seed: int
@@ -670,7 +691,7 @@ def test_illegal_action_raises_and_changes_nothing(
 GLOBAL_RANDOM = ("random", "choice", "choices", "randrange", "randint", "shuffle", "sample")
 
 
-@settings(max_examples=40, **PROFILE)
+@settings(max_examples=100 * SCALE, **PROFILE)
 @given(setup=setups(), policy_seed=st.integers(0, 2**32 - 1), noise=st.integers(0, 2**32 - 1))
 def test_same_seed_and_choices_give_the_same_game(
     setup: Setup, policy_seed: int, noise: int

@@ -6,9 +6,10 @@ generator: nothing here reads global random state), calling an observer after th
 and after every applied action, so tests can audit every intermediate state.
 
 Compositions are hypothesis strategies registered by rulebook id in :data:`COMPOSITIONS`.
-To cover another rulebook (maffia, lupusburg), write a strategy that draws its
-:class:`Setup` and register it there; :func:`play` itself only uses ``waiting``,
-``prompts``, ``legal_actions`` and ``apply``.
+To cover another rulebook, write a strategy that draws its :class:`Setup` and register
+it there; :func:`play` itself only uses ``waiting``, ``prompts``, ``legal_actions`` and
+``apply``. Steps that only the game leader ends (maffia's nominations, a mafia that
+cannot agree) need :class:`LeaderClosePolicy` (strategy :func:`leader_policies`).
 """
 
 from __future__ import annotations
@@ -134,6 +135,81 @@ class RandomPolicy:
         return rng.choice(options) if options else Action(LEADER, "close")
 
 
+class LeaderClosePolicy(RandomPolicy):
+    """A :class:`RandomPolicy` with a game leader who ends what random play would not.
+
+    * ``idle_close``: when nobody is waited for but the step is still open (maffia's
+      nominations, which only the leader ends), the chance that the leader closes it;
+    * ``patience``: after this many actions in a row that leave the same seats waited
+      for (a mafia that keeps disagreeing), the leader closes with chance 1/2;
+    * ``agree_chance``: the chance that an actor offered ``kill`` names a target another
+      member already named tonight (read from his own view's ``pack_choice`` events),
+      so that packs also reach agreement by themselves.
+
+    It draws from the same seeded generator, so a policy and a setup replay a game.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        close_chance: float = 0.02,
+        change_chance: float = 0.05,
+        by_verb: bool = False,
+        idle_close: float = 0.3,
+        patience: int = 6,
+        agree_chance: float = 0.3,
+    ) -> None:
+        super().__init__(seed, close_chance, change_chance, by_verb)
+        self.idle_close = idle_close
+        self.patience = patience
+        self.agree_chance = agree_chance
+        self._last: tuple[object, ...] | None = None
+        self._repeats = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"LeaderClosePolicy(seed={self.seed}, close_chance={self.close_chance}, "
+            f"change_chance={self.change_chance}, by_verb={self.by_verb}, "
+            f"idle_close={self.idle_close}, patience={self.patience}, "
+            f"agree_chance={self.agree_chance})"
+        )
+
+    def actor(self, game: Game) -> int:
+        rng = self.rng
+        waiting = game.waiting()
+        key = (game.phase, game.number, tuple(waiting))
+        self._repeats = self._repeats + 1 if key == self._last else 0
+        self._last = key
+        if not waiting and rng.random() < self.idle_close:
+            return LEADER
+        if waiting and self._repeats >= self.patience and rng.random() < 0.5:
+            return LEADER
+        return super().actor(game)
+
+    def action(self, game: Game, actor: int, refused: Sequence[Action] = ()) -> Action:
+        if actor != LEADER and self.agree_chance and self.rng.random() < self.agree_chance:
+            named = self.named_tonight(game, actor)
+            agreeing = [a for a in (Action(actor, "kill", (t,)) for t in named) if a not in refused]
+            legal = set(game.legal_actions(actor))
+            agreeing = [a for a in agreeing if a in legal]
+            if agreeing:
+                return self.rng.choice(agreeing)
+        return super().action(game, actor, refused)
+
+    @staticmethod
+    def named_tonight(game: Game, actor: int) -> list[int]:
+        """The targets the other members name now, as the actor's view shows them."""
+        if not any(p.verb == "kill" for p in game.prompts(actor)):
+            return []
+        view = game.view(actor)
+        picks: dict[int, int] = {}
+        for ev in view.events:
+            if ev.kind == "pack_choice" and (ev.phase, ev.number) == (view.phase, view.number):
+                picks[int(str(ev.data["player"]))] = int(str(ev.data["target"]))
+        picks.pop(actor, None)
+        return sorted(set(picks.values()))
+
+
 def play(
     setup: Setup,
     policy: RandomPolicy,
@@ -229,11 +305,56 @@ def village_setups(
     return Setup(rules, players, tuple(seating), tuple(extra), options, seed)
 
 
+MAFFIA_SPECIALS = ("doctor", "detective", "couple", "avenger")
+
+
+@st.composite
+def maffia_setups(draw: st.DrawFn, min_players: int = 4, max_players: int = 16) -> Setup:
+    """A random legal maffia deal: 1..(n-1)//2 mafia (maybe one the Godfather), maybe
+    each of the Doctor, the Detective, the Couple (a pair of cards) and the Avenger,
+    villagers for the rest."""
+    book = load("maffia")
+    n = draw(st.sampled_from(range(max(min_players, book.min_players), max_players + 1)))
+    mafia = draw(st.sampled_from(range(1, (n - 1) // 2 + 1)))
+    pack = ["mafia"] * mafia
+    if draw(st.booleans()):
+        pack[0] = "godfather"
+    specials: list[str] = []
+    for role in MAFFIA_SPECIALS:
+        cards = [role] * book.roles[role].comes_in
+        if draw(st.booleans()) and mafia + len(specials) + len(cards) <= n:
+            specials += cards
+    roles = pack + specials + ["villager"] * (n - mafia - len(specials))
+    seating = draw(st.permutations(roles))
+    seed = draw(st.integers(0, 2**32 - 1))
+    players = tuple(f"p{i}" for i in range(n))
+    return Setup("maffia", players, tuple(seating), (), {}, seed)
+
+
+@st.composite
+def mafia_classic_setups(draw: st.DrawFn, min_players: int = 3, max_players: int = 16) -> Setup:
+    """A random mafia-classic deal: 1..(n-1)//2 mafia, villagers, either first phase."""
+    book = load("mafia-classic")
+    n = draw(st.sampled_from(range(max(min_players, book.min_players), max_players + 1)))
+    mafia = draw(st.sampled_from(range(1, (n - 1) // 2 + 1)))
+    roles = ["mafia"] * mafia + ["villager"] * (n - mafia)
+    options: dict[str, OptionValue] = {}
+    first = draw(st.sampled_from([None, "day", "night"]))
+    if first is not None:
+        options["first_phase"] = first
+    seating = draw(st.permutations(roles))
+    seed = draw(st.integers(0, 2**32 - 1))
+    players = tuple(f"p{i}" for i in range(n))
+    return Setup("mafia-classic", players, tuple(seating), (), options, seed)
+
+
 COMPOSITIONS: dict[str, Callable[[], st.SearchStrategy[Setup]]] = {
     "werewolf": lambda: village_setups("werewolf"),
     "tit-albert": lambda: village_setups("tit-albert"),
+    "maffia": maffia_setups,
+    "mafia-classic": mafia_classic_setups,
 }
-"""Rulebook id -> strategy of random legal setups; add maffia and lupusburg here."""
+"""Rulebook id -> strategy of random legal setups (lupusburg has its own tests)."""
 
 
 def setups(rulebooks: Sequence[str] = ("werewolf", "tit-albert")) -> st.SearchStrategy[Setup]:
@@ -247,4 +368,18 @@ def policies() -> st.SearchStrategy[RandomPolicy]:
         close_chance=st.sampled_from([0.0, 0.02, 0.1]),
         change_chance=st.sampled_from([0.0, 0.05, 0.2]),
         by_verb=st.booleans(),
+    )
+
+
+def leader_policies() -> st.SearchStrategy[LeaderClosePolicy]:
+    """Policies for rulebooks with steps only the leader ends (maffia, mafia-classic)."""
+    return st.builds(
+        LeaderClosePolicy,
+        seed=st.integers(0, 2**32 - 1),
+        close_chance=st.sampled_from([0.0, 0.02, 0.1]),
+        change_chance=st.sampled_from([0.0, 0.05, 0.2]),
+        by_verb=st.booleans(),
+        idle_close=st.sampled_from([0.1, 0.3, 1.0]),
+        patience=st.sampled_from([2, 6, 20]),
+        agree_chance=st.sampled_from([0.0, 0.3, 0.8]),
     )

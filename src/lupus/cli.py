@@ -192,6 +192,100 @@ def simulate(
 
 
 @app.command()
+def balance(
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    players: Annotated[str, typer.Option(help="Player counts: 8-12, or 8,10,12.")] = "8-12",
+    games: Annotated[int, typer.Option(help="Games for each finalist and the recommended.")] = 1000,
+    top: Annotated[int, typer.Option(help="Compositions to show per player count.")] = 3,
+    pack: Annotated[
+        str | None,
+        typer.Option(help="Pack sizes to try: 1-4, or 2- (default: 1 to a third of the table)."),
+    ] = None,
+    bots: Annotated[
+        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+    ] = "random",
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Same seed, same numbers, whatever --workers.")] = 0,
+    workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG of win rate by player count.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Search compositions for even odds: per player count, the closest ones with their
+    win rate and 95% interval, and the rulebook's recommended composition for comparison.
+
+    Fair is a 50% win rate for the village (villagers, town); in Lupusburg, whose deck is
+    fixed, a Werewolf win rate of 1/players (the Werewolf card worth any other deal).
+    """
+    import os
+
+    from lupus.sim import balance as bal
+
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError as exc:
+            typer.echo(
+                "lupus: --plot needs matplotlib: pip install 'lupus[plot]' "
+                "(or pip install matplotlib)",
+                err=True,
+            )
+            raise typer.Exit(1) from exc
+    n_workers = workers or os.cpu_count() or 1
+    try:
+        book = load(rules)
+        counts = bal.parse_players(players)
+        result = bal.search(
+            book,
+            counts,
+            games=games,
+            top=top,
+            bots=_parse_bots(bots),
+            options=_parse_options(option or []),  # type: ignore[arg-type]
+            seed=seed,
+            workers=n_workers,
+            pack=bal.parse_range(pack) if pack else None,
+            progress=None if as_json or not sys.stderr.isatty() else typer.echo,
+        )
+    except (LupusError, ValueError) as exc:
+        typer.echo(f"lupus: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    if plot is not None:
+        bal.plot(result, str(plot))
+    if as_json:
+        sys.stdout.write(json.dumps(result.as_dict()) + "\n")
+        return
+    fair = "1/players" if book.family == "lupusburg" else "0.5"
+    kinds = ", ".join(k if f == "*" else f"{f}={k}" for f, k in result.bots.items())
+    lines = [
+        f"{book.name('rulebook')}: win rate of {book.name(result.faction)} (fair: {fair}); "
+        f"{kinds} bots, {games} games per finalist, seed {seed}, "
+        f"{result.seconds:.0f}s on {n_workers} worker(s)",
+    ]
+
+    def row(label: str, s: bal.Scored) -> str:
+        lo, hi = s.ci95
+        return f"  {label:>5}  {s.p:.3f} [{lo:.3f}, {hi:.3f}]  {s.games:>6}  {bal.key(s.counts)}"
+
+    for c in result.counts:
+        lines.append(
+            f"{c.players} players (fair {c.goal:.3f}): {c.candidates} composition(s), "
+            f"{c.games_played} games"
+        )
+        lines += [row(f"#{i}", s) for i, s in enumerate(c.best, 1)]
+        if c.recommended is not None:
+            lines.append(row("rec.", c.recommended))
+        else:
+            lines.append("   rec.  (the rulebook recommends none)")
+    if plot is not None:
+        lines.append(f"plot: {plot}")
+    _print_lines(lines)
+
+
+@app.command()
 def play(
     rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
     players: Annotated[int, typer.Option(help="Players at the table (you included).")] = 8,

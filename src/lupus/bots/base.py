@@ -25,4 +25,8 @@ def make_bot(kind: str, rulebook: str) -> Bot:
 
     if kind == "random":
         return RandomBot()
-    raise ValueError(f"unknown bot kind {kind!r} (random)")
+    if kind == "heuristic":
+        from lupus.bots.heuristic import heuristic_bot
+
+        return heuristic_bot(rulebook)
+    raise ValueError(f"unknown bot kind {kind!r} (random, heuristic)")

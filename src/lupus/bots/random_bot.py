@@ -19,8 +19,11 @@ class RandomBot:
 
     def act(self, view: View, rng: random.Random) -> Action:
         prompts = view.prompts
-        active = [p for p in prompts if p.verb not in PASSIVE]
-        pool = active or list(prompts)
+        pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
+        if len(pool) == 1:
+            # One verb, the usual case: the same draw as below, without listing the pairs.
+            only = pool[0]
+            return Action(view.seat, only.verb, only.choices[rng.randrange(len(only.choices))])
         choices = [(p.verb, args) for p in pool for args in p.choices]
         verb, args = choices[rng.randrange(len(choices))]
         return Action(view.seat, verb, args)

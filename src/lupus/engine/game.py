@@ -16,55 +16,70 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from lupus.engine.errors import IllegalAction
 from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
-from lupus.engine.views import Ledger, View, view_of
+from lupus.engine.views import Ledger, PublicSetup, View, view_of
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
+G = TypeVar("G", bound="Game", default="Game")
 
-class Step:
+CLOSE = Prompt(LEADER, "close", ((),))
+"""The leader's one prompt: closing the open step."""
+
+
+class Step(Generic[G]):
     """One moment of the game that may wait for decisions.
 
     Subclasses are small: ``begin`` announces the step and decides whether it runs,
     ``prompts`` lists what is owed, ``act`` records a validated decision, ``resolve``
     applies the step's effects. A step never validates by hand what ``prompts`` already
     says: the game checks every action against the prompts before ``act`` sees it.
+
+    ``G`` is the game family the step belongs to (``Step[VillageGame]``), so that its
+    hooks receive the game already typed; a bare ``Step`` is a ``Step[Game]``.
     """
 
     id: str = "step"
     closed: bool = False
 
-    def begin(self, game: Game) -> bool:
+    def begin(self, game: G) -> bool:
         """Start the step; False skips it silently (nothing to announce, nothing owed)."""
         return True
 
-    def prompts(self, game: Game) -> list[Prompt]:
+    def prompts(self, game: G) -> list[Prompt]:
         """Every decision that may be taken now, including changes of a given vote."""
         return []
 
-    def prompts_for(self, game: Game, actor: int) -> list[Prompt]:
-        """One actor's prompts; steps override it when that is cheaper than filtering."""
+    def prompts_for(self, game: G, actor: int) -> list[Prompt]:
+        """One actor's prompts; steps override it when that is cheaper than filtering.
+
+        The game does not change the list it gets, so a step may hand out a cached one.
+        """
         return [p for p in self.prompts(game) if p.actor == actor]
 
-    def waiting(self, game: Game) -> list[int]:
+    def waiting(self, game: G) -> list[int]:
         """Actors who still owe an input before the step can resolve."""
         return []
 
-    def act(self, game: Game, action: Action) -> None:
+    def act(self, game: G, action: Action) -> None:
         raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
 
     def forget_prompts(self) -> None:
         """Drop cached prompts: the game calls it after every recorded decision."""
 
-    def complete(self, game: Game) -> bool:
+    def complete(self, game: G) -> bool:
         return self.closed or not self.waiting(game)
 
-    def close(self, game: Game) -> None:
+    def close(self, game: G) -> None:
         """The leader ends the step; whatever is missing counts as a pass or abstention."""
         self.closed = True
 
-    def resolve(self, game: Game) -> None:
+    def resolve(self, game: G) -> None:
         """Apply the step's effects once its inputs are in."""
 
 
@@ -91,12 +106,13 @@ class Game:
         self.state_id = 0
         self.phase = "setup"
         self.number = 0
-        self.step: Step | None = None
-        self.agenda: deque[Step] = deque()
+        self.step: Step[Any] | None = None
+        self.agenda: deque[Step[Any]] = deque()
         self.outcome: Outcome | None = None
+        self.public = PublicSetup(rulebook.id, self.names, MappingProxyType(dict(self.options)))
 
     # ------------------------------------------------------------------ families
-    def next_phase(self) -> list[Step]:
+    def next_phase(self) -> list[Step[Any]]:
         """The steps of the next phase, once the agenda runs dry."""
         raise NotImplementedError
 
@@ -116,7 +132,7 @@ class Game:
         aud = None if audience is None else frozenset(audience)
         self.ledger.record(Event(kind, aud, data, self.phase, self.number))
 
-    def push_front(self, *steps: Step) -> None:
+    def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
         self.agenda.extendleft(reversed(steps))
 
@@ -146,17 +162,20 @@ class Game:
     # ------------------------------------------------------------------ actors' way in
     def prompts(self, actor: int | None = None) -> list[Prompt]:
         """Open prompts (all, or one actor's). The leader's only prompt is ``close``."""
-        if self.step is None or self.outcome is not None:
-            return []
         if actor is None:
-            open_ = self.step.prompts(self)
-        elif actor == LEADER:
-            open_ = []
-        else:
-            open_ = self.step.prompts_for(self, actor)
-        if actor in (None, LEADER):
-            open_.append(Prompt(LEADER, "close", ((),)))
-        return open_
+            if self.step is None or self.outcome is not None:
+                return []
+            return [*self.step.prompts(self), CLOSE]
+        return list(self.open_prompts(actor))
+
+    def open_prompts(self, actor: int) -> Sequence[Prompt]:
+        """One actor's open prompts, as the step hands them out (do not change them)."""
+        step = self.step
+        if step is None or self.outcome is not None:
+            return ()
+        if actor == LEADER:
+            return (CLOSE,)
+        return step.prompts_for(self, actor)
 
     def waiting(self) -> list[int]:
         """Seats whose input the current step still needs, in seat order."""
@@ -172,27 +191,31 @@ class Game:
         step = self.step
         if self.outcome is not None or step is None:
             raise IllegalAction("the game is over")
-        if action.actor == LEADER:
-            if action.verb != "close":
-                raise IllegalAction(f"the game leader can only close a step, not {action.verb}")
+        actor, verb = action.actor, action.verb
+        if actor == LEADER:
+            if verb != "close":
+                raise IllegalAction(f"the game leader can only close a step, not {verb}")
             step.close(self)
         else:
-            if not 0 <= action.actor < self.n:
-                raise IllegalAction(f"there is no player number {action.actor}")
-            mine = step.prompts_for(self, action.actor)
-            prompt = next((p for p in mine if p.verb == action.verb), None)
-            if prompt is None:
+            if not 0 <= actor < self.n:
+                raise IllegalAction(f"there is no player number {actor}")
+            mine = step.prompts_for(self, actor)
+            for prompt in mine:
+                if prompt.verb == verb:
+                    break
+            else:
                 raise IllegalAction(self._refusal(action, mine))
-            args = prompt.normalize(action.args)
+            args = prompt.normalize(action.args) if prompt.unordered else action.args
             if args not in prompt.choices:
                 raise IllegalAction(self._bad_args(action, prompt))
-            step.act(self, Action(action.actor, action.verb, args))
+            # The step records the action as the prompt lists it (a pair in order).
+            step.act(self, action if args is action.args else Action(actor, verb, args))
             step.forget_prompts()
         self.history.append(action)
         self.state_id += 1
         self._advance()
 
-    def _refusal(self, action: Action, mine: list[Prompt]) -> str:
+    def _refusal(self, action: Action, mine: Sequence[Prompt]) -> str:
         who = self.actor_name(action.actor)
         if not mine:
             return f"{who} has nothing to do now"

@@ -2,13 +2,19 @@
 
 Seats are plain ints (0 = first player clockwise) so the hot loop of a simulation never
 hashes strings; names only appear at the edges (scenario files, narration, web).
+
+The three types a game builds at every decision (``Action``, ``Prompt``, ``Event``) are
+named tuples: immutable like a frozen dataclass, with the same fields, keyword
+construction and ``repr``, and about three times cheaper to build (a frozen dataclass
+sets each field through ``object.__setattr__``), which a simulation does a hundred
+times a game. The rare ones (``Death``, ``Outcome``) stay frozen dataclasses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
@@ -17,8 +23,7 @@ Arg = int | str
 Args = tuple[Arg, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One decision: who (a seat or LEADER), which verb, with which arguments.
 
     Arguments are seats for targets, or ids such as a card's role id; the prompt that
@@ -30,8 +35,7 @@ class Action:
     args: Args = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
+class Prompt(NamedTuple):
     """A decision someone owes the game now, with every legal argument tuple.
 
     ``choices`` holds complete argument tuples (``()`` for a verb without arguments), so
@@ -56,8 +60,7 @@ class Prompt:
 PUBLIC: Final[frozenset[int] | None] = None
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, with its audience.
 
     ``audience`` is None for everyone, otherwise the seats that may see it; the game

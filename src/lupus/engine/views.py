@@ -8,24 +8,57 @@ every event.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from lupus.engine.model import LEADER, Event, Prompt
 from lupus.rulebooks.schema import OptionValue
 
+if TYPE_CHECKING:
+    from lupus.engine.game import Game
+
 
 @dataclass(frozen=True, slots=True)
-class View:
-    seat: int
+class PublicSetup:
+    """What every player knows from the start: the rulebook, the names, the options.
+
+    A game makes it once; every view shares it. ``options`` is a read-only copy taken
+    when the game was set up (a view hands out a fresh dict of it).
+    """
+
     rulebook: str
     names: tuple[str, ...]
-    options: dict[str, OptionValue]
+    options: Mapping[str, OptionValue]
+
+
+class View(NamedTuple):
+    """What one seat may know now (the leader's view: everything).
+
+    A named tuple, so that a simulation can afford one at every decision; the public
+    setup is one shared, read-only object, and ``options`` is copied only when read.
+    """
+
+    seat: int
+    setup: PublicSetup
     phase: str
     number: int
     events: tuple[Event, ...]
     prompts: tuple[Prompt, ...]
     finished: bool
     state_id: int
+
+    @property
+    def rulebook(self) -> str:
+        return self.setup.rulebook
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        return dict(self.setup.options)
 
     @property
     def is_leader(self) -> bool:
@@ -78,35 +111,31 @@ class Ledger:
     def __init__(self, seats: int) -> None:
         self.all: list[Event] = []
         self.seen: list[list[Event]] = [[] for _ in range(seats)]
+        self._to_all: list[Callable[[Event], None]] = [log.append for log in self.seen]
 
     def record(self, event: Event) -> None:
         self.all.append(event)
-        if event.audience is None:
-            for log in self.seen:
-                log.append(event)
+        audience = event.audience
+        if audience is None:
+            for append in self._to_all:
+                append(event)
         else:
-            for seat in event.audience:
-                self.seen[seat].append(event)
+            seen = self.seen
+            for seat in audience:
+                seen[seat].append(event)
 
     def visible(self, seat: int) -> tuple[Event, ...]:
         return tuple(self.all) if seat == LEADER else tuple(self.seen[seat])
 
 
-def view_of(game: object, seat: int) -> View:
-    from lupus.engine.game import Game
-
-    assert isinstance(game, Game)
-    events = game.ledger.visible(seat)
-    prompts = tuple(game.prompts(seat))
+def view_of(game: Game, seat: int) -> View:
     return View(
-        seat=seat,
-        rulebook=game.rulebook.id,
-        names=game.names,
-        options=dict(game.options),
-        phase=game.phase,
-        number=game.number,
-        events=events,
-        prompts=prompts,
-        finished=game.finished,
-        state_id=game.state_id,
+        seat,
+        game.public,
+        game.phase,
+        game.number,
+        game.ledger.visible(seat),
+        tuple(game.open_prompts(seat)),
+        game.outcome is not None,
+        game.state_id,
     )

@@ -8,8 +8,10 @@ What each role does lives in ``lupus.roles``, one module per role.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, NamedTuple
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import Game, Step
@@ -43,6 +45,25 @@ class NightRecord:
 DeathHook = Callable[["VillageGame", int, str], None]
 
 
+class RoleSteps(NamedTuple):
+    """The role modules' registry and the steps every night and day has."""
+
+    steps: Mapping[str, Callable[[], Step[Any]]]
+    death_hooks: Sequence[DeathHook]
+    phase_start: Callable[[str, int], Step[Any]]
+    dawn: Callable[[], Step[Any]]
+    win_check: Callable[[], Step[Any]]
+
+
+@cache
+def role_steps() -> RoleSteps:
+    """Looked up on first use, once: the role modules import this one."""
+    from lupus.roles import DEATH_HOOKS, STEPS
+    from lupus.roles.common import Dawn, PhaseStart, WinCheck
+
+    return RoleSteps(STEPS, DEATH_HOOKS, PhaseStart, Dawn, WinCheck)
+
+
 class VillageGame(Game):
     """A game in which each seat holds one role; the roles' steps drive it."""
 
@@ -61,6 +82,9 @@ class VillageGame(Game):
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
         self.alive: list[bool] = [True] * self.n
+        # The living seats in order, kept by ``kill`` (the only place anyone dies).
+        self.living_seats: tuple[int, ...] = tuple(range(self.n))
+        self.faction_of_role = {r: spec.faction for r, spec in rulebook.roles.items()}
         self.deck: Counter[str] = Counter([*roles, *extra_cards])
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
@@ -69,8 +93,8 @@ class VillageGame(Game):
         self.protected_last: int | None = None
         self.saved_last: bool = False
         self.nominees: list[int] = []
-        self.shots: list[Step] = []
-        self.successions: list[Step] = []
+        self.shots: list[Step[Any]] = []
+        self.successions: list[Step[Any]] = []
         self.dirty = False
         pack = rulebook.tagged(rulebook.mechanics.pack_tag)
         self.pack_roles = pack
@@ -88,7 +112,7 @@ class VillageGame(Game):
         self.start()
 
     # ------------------------------------------------------------------ layout
-    def next_phase(self) -> list[Step]:
+    def next_phase(self) -> list[Step[Any]]:
         """Night n then day n; with the option ``first_phase = "day"``, day n then night n."""
         day_first = self.options.get("first_phase") == "day"
         if self.phase == "setup":
@@ -97,27 +121,26 @@ class VillageGame(Game):
             return self.night_steps(self.number if day_first else self.number + 1)
         return self.day(self.number + 1 if day_first else self.number)
 
-    def night_steps(self, number: int) -> list[Step]:
-        from lupus.roles import make_step
-        from lupus.roles.common import Dawn, PhaseStart
-
+    def night_steps(self, number: int) -> list[Step[Any]]:
+        registry = role_steps()
         book = self.rulebook
         ids = book.night.first if number == 1 else book.night.later
-        skip = set(book.night.preparation) if self.options.get("quick") else set()
-        steps: list[Step] = [PhaseStart("night", number)]
-        steps += [make_step(i) for i in ids if i not in skip]
-        steps.append(Dawn())
+        skip = book.night.preparation if self.options.get("quick") else ()
+        steps = [registry.phase_start("night", number)]
+        steps += [registry.steps[i]() for i in ids if i not in skip]
+        steps.append(registry.dawn())
         return steps
 
-    def day(self, number: int) -> list[Step]:
-        from lupus.roles import make_step
-        from lupus.roles.common import PhaseStart
-
-        return [PhaseStart("day", number), *(make_step(i) for i in self.rulebook.day)]
+    def day(self, number: int) -> list[Step[Any]]:
+        registry = role_steps()
+        return [
+            registry.phase_start("day", number),
+            *(registry.steps[i]() for i in self.rulebook.day),
+        ]
 
     # ------------------------------------------------------------------ who is who
     def living(self) -> list[int]:
-        return [s for s in range(self.n) if self.alive[s]]
+        return list(self.living_seats)
 
     def holders(self, role: str, living: bool = True) -> list[int]:
         return [s for s in range(self.n) if self.roles[s] == role and (self.alive[s] or not living)]
@@ -136,7 +159,7 @@ class VillageGame(Game):
         return [s for s in range(self.n) if self.alive[s] or s in self.night.unannounced]
 
     def role_faction(self, seat: int) -> str:
-        return self.rulebook.roles[self.roles[seat]].faction
+        return self.faction_of_role[self.roles[seat]]
 
     def side(self, seat: int) -> str:
         """The side an investigation shows: the faction, unless the role looks otherwise."""
@@ -199,6 +222,7 @@ class VillageGame(Game):
         if not self.alive[seat]:
             return
         self.alive[seat] = False
+        self.living_seats = tuple(s for s in self.living_seats if s != seat)
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():
@@ -207,9 +231,7 @@ class VillageGame(Game):
             self.announce("death", player=seat, cause=cause, role=self.roles[seat])
         else:
             self.announce("death", player=seat, cause=cause)
-        from lupus.roles import DEATH_HOOKS
-
-        for hook in DEATH_HOOKS:
+        for hook in role_steps().death_hooks:
             hook(self, seat, cause)
 
     def settle_attack(self) -> None:
@@ -235,23 +257,25 @@ class VillageGame(Game):
         """
         if not self.dirty or self.holding():
             return
-        from lupus.roles.common import WinCheck
-
         self.dirty = False
         shots, self.shots = self.shots, []
         successions, self.successions = self.successions, []
-        self.push_front(*shots, WinCheck(), *successions)
+        self.push_front(*shots, role_steps().win_check(), *successions)
 
     # ------------------------------------------------------------------ winning
     def winner(self) -> tuple[str, str] | None:
         """The faction that has won now and the condition, checked in rulebook order."""
-        living = self.living()
+        living = self.living_seats
+        alive_in: dict[str, int] = {}  # faction -> living members
+        for seat in living:
+            faction = self.role_faction(seat)
+            alive_in[faction] = alive_in.get(faction, 0) + 1
         for spec in self.rulebook.win:
-            if self._holds(spec, living):
+            if self._holds(spec, living, alive_in):
                 return spec.faction, spec.when
         return None
 
-    def _holds(self, spec: WinSpec, living: list[int]) -> bool:
+    def _holds(self, spec: WinSpec, living: Sequence[int], alive_in: dict[str, int]) -> bool:
         if spec.when == "mixed_lovers_last_two":
             lovers = self.lovers
             return (
@@ -261,8 +285,8 @@ class VillageGame(Game):
                 and set(living) == set(lovers)
             )
         if spec.when == "none_alive":
-            return not any(self.role_faction(s) == spec.of for s in living)
-        members = sum(1 for s in living if self.role_faction(s) == spec.faction)
+            return spec.of is None or spec.of not in alive_in
+        members = alive_in.get(spec.faction, 0)
         if members == 0:
             return False
         if spec.when == "others_at_most":

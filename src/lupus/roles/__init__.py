@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lupus.engine.game import Step
 from lupus.engine.village import DeathHook
 from lupus.roles import captain, cupid, hunter
 from lupus.roles.avenger import AvengerStep
+from lupus.roles.base import VillageStep
 from lupus.roles.captain import ElectionStep
 from lupus.roles.couple import CoupleStep
 from lupus.roles.cupid import CupidStep, LoversStep
@@ -27,7 +27,7 @@ from lupus.roles.werewolves import WerewolvesStep
 from lupus.roles.witch import WitchStep
 from lupus.rulebooks.schema import Rulebook
 
-STEPS: dict[str, Callable[[], Step]] = {
+STEPS: dict[str, Callable[[], VillageStep]] = {
     "thief": ThiefStep,
     "cupid": CupidStep,
     "lovers": LoversStep,
@@ -56,7 +56,7 @@ DEATH_HOOKS: list[DeathHook] = [
 ]
 
 
-def make_step(step_id: str) -> Step:
+def make_step(step_id: str) -> VillageStep:
     return STEPS[step_id]()
 
 

@@ -22,8 +22,7 @@ class AvengerStep(Ballot):
     id = "avenger"
     wake = "avenger"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.murdered("night", g.number - 1):
             return False
         return super().begin(g)
@@ -34,8 +33,7 @@ class AvengerStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "shoot", seats([s for s in g.standing() if s != actor]))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         for avenger in self.voters:
             target = self.picked(avenger, "shoot")
             if target is None:

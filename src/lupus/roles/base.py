@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt
 from lupus.engine.village import VillageGame
 
 
-def seats(targets: list[int]) -> tuple[Args, ...]:
-    return tuple((t,) for t in targets)
+def seats(targets: list[int] | tuple[int, ...]) -> tuple[Args, ...]:
+    return tuple([(t,) for t in targets])
 
 
-class VillageStep(Step):
-    """A step of the village family (its game is a VillageGame)."""
+def tally(targets: Iterable[int | None]) -> dict[int, int]:
+    """How often each seat was named (None, nobody named, is not counted)."""
+    counts: dict[int, int] = {}
+    for target in targets:
+        if target is not None:
+            counts[target] = counts.get(target, 0) + 1
+    return counts
+
+
+class VillageStep(Step[VillageGame]):
+    """A step of the village family: its hooks receive the VillageGame."""
 
     def game(self, game: object) -> VillageGame:
         assert isinstance(game, VillageGame)
@@ -24,17 +35,22 @@ class Ballot(VillageStep):
 
     ``wake`` names the card called (the step runs, and is announced, whenever that card
     is in the game, alive or not: skipping it would tell everyone the role is gone).
+
+    Each actor's options are built once, when first asked for, and kept for the whole
+    step: a ballot's choices do not depend on the decisions recorded in it. A step whose
+    options do (the Witch: a potion used is gone) sets ``options_follow_decisions``, and
+    its options are built again after every decision.
     """
 
     wake: str | None = None
+    options_follow_decisions: bool = False
 
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
         self._offered: dict[int, list[Prompt]] = {}
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if self.wake is not None:
             if not g.in_deck(self.wake):
                 return False
@@ -53,27 +69,29 @@ class Ballot(VillageStep):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return []
 
-    def prompts(self, game: object) -> list[Prompt]:
-        g = self.game(game)
-        return [p for a in self.voters for p in self.options(g, a)]
+    def prompts(self, g: VillageGame) -> list[Prompt]:
+        return [p for a in self.voters for p in self.prompts_for(g, a)]
 
-    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
-        # Options only change when a decision is recorded, so they are kept until then.
+    def prompts_for(self, g: VillageGame, actor: int) -> list[Prompt]:
         offered = self._offered.get(actor)
         if offered is None:
-            offered = self.options(self.game(game), actor) if actor in self.voters else []
+            offered = self.options(g, actor) if actor in self.voters else []
             self._offered[actor] = offered
         return offered
 
-    def waiting(self, game: object) -> list[int]:
-        return [a for a in self.voters if a not in self.choice]
+    def waiting(self, g: VillageGame) -> list[int]:
+        choice = self.choice
+        if len(choice) == len(self.voters):
+            return []  # everyone has decided (only voters are offered a decision)
+        return [a for a in self.voters if a not in choice]
 
     def forget_prompts(self) -> None:
-        self._offered.clear()
+        if self.options_follow_decisions:
+            self._offered.clear()
 
-    def act(self, game: object, action: Action) -> None:
+    def act(self, g: VillageGame, action: Action) -> None:
         self.choice[action.actor] = action
-        self.recorded(self.game(game), action)
+        self.recorded(g, action)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         """Announce a decision to whoever sees it being taken."""

@@ -10,11 +10,9 @@ round.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.roles.base import Ballot, seats, tally
 
 
 class ElectionStep(Ballot):
@@ -25,8 +23,7 @@ class ElectionStep(Ballot):
         self.candidates = candidates
         self.round = 1 if candidates is None else 2
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.option_on("captain") or g.captain is not None or g.number != 1:
             return False
         if self.candidates is None:
@@ -44,14 +41,12 @@ class ElectionStep(Ballot):
         target = action.args[0] if action.args else None
         g.emit("ballot", None, player=action.actor, target=target, vote="elect")
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         assert self.candidates is not None
-        tally = Counter(self.picked(v, "elect") for v in self.voters)
-        tally.pop(None, None)
-        if tally:
-            top = max(tally.values())
-            tied = sorted(s for s, n in tally.items() if n == top and s is not None)
+        votes = tally(self.picked(v, "elect") for v in self.voters)
+        if votes:
+            top = max(votes.values())
+            tied = sorted(s for s, n in votes.items() if n == top)
         else:
             tied = [c for c in self.candidates if g.alive[c]]
         if len(tied) == 1:
@@ -73,8 +68,7 @@ class SuccessionStep(Ballot):
         super().__init__()
         self.captain = captain
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.living() or g.captain is not None:
             return False
         g.emit("succession", None, player=self.captain)
@@ -84,8 +78,7 @@ class SuccessionStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "appoint", seats(g.living()))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         chosen = self.picked(self.captain, "appoint")
         if chosen is not None and g.alive[chosen]:
             appoint(g, chosen, "appointed")
@@ -102,8 +95,7 @@ class DecideStep(Ballot):
         super().__init__()
         self.tied = tied
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         captain = g.captain
         if captain is None or not g.alive[captain]:
             return False
@@ -114,10 +106,9 @@ class DecideStep(Ballot):
         partner = g.partner(actor)
         return [Prompt(actor, "decide", seats([t for t in self.tied if t != partner]))]
 
-    def resolve(self, game: object) -> None:
+    def resolve(self, g: VillageGame) -> None:
         from lupus.roles.day_vote import VoteStep
 
-        g = self.game(game)
         chosen = self.picked(self.voters[0], "decide")
         if chosen is None:
             g.push_front(VoteStep(tuple(self.tied)))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from lupus.engine.game import Step
 from lupus.engine.village import NightRecord, VillageGame
+from lupus.roles.base import VillageStep
 
 
-class PhaseStart(Step):
+class PhaseStart(VillageStep):
     """Night or day begins; a public announcement that moves the clock of deaths."""
 
     id = "phase"
@@ -15,8 +15,7 @@ class PhaseStart(Step):
         self.phase = phase
         self.number = number
 
-    def begin(self, game: object) -> bool:
-        assert isinstance(game, VillageGame)
+    def begin(self, game: VillageGame) -> bool:
         game.phase = self.phase
         game.number = self.number
         if self.phase == "night":
@@ -25,7 +24,7 @@ class PhaseStart(Step):
         return False
 
 
-class Dawn(Step):
+class Dawn(VillageStep):
     """The village wakes: what happened in the night is told, in the order it happened.
 
     First the news held back during the night (deaths that happened at once, a failed
@@ -35,8 +34,7 @@ class Dawn(Step):
 
     id = "dawn"
 
-    def resolve(self, game: object) -> None:
-        assert isinstance(game, VillageGame)
+    def resolve(self, game: VillageGame) -> None:
         night = game.night
         game.emit("dawn", None, number=game.number)
         game.release_news()
@@ -48,13 +46,12 @@ class Dawn(Step):
             game.emit("no_death", None)
 
 
-class WinCheck(Step):
+class WinCheck(VillageStep):
     """Runs once every death of a chain is resolved (heartbreak, hunter's shot)."""
 
     id = "win_check"
 
-    def resolve(self, game: object) -> None:
-        assert isinstance(game, VillageGame)
+    def resolve(self, game: VillageGame) -> None:
         won = game.winner()
         if won is not None:
             game.finish(*won)

@@ -12,6 +12,7 @@ causes nobody dies of heartbreak and nothing is revealed before the end.
 
 from __future__ import annotations
 
+from lupus.engine.village import VillageGame
 from lupus.roles.base import VillageStep
 
 ROLE = "couple"
@@ -22,8 +23,7 @@ class CoupleStep(VillageStep):
 
     id = "couple"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.in_deck(ROLE):
             return False
         g.emit("wake", None, step=self.id)
@@ -32,8 +32,7 @@ class CoupleStep(VillageStep):
             g.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE))
         return True
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         pair = g.holders(ROLE, living=False)
         living = [s for s in pair if g.alive[s]]
         if len(pair) == 2 and len(living) == 1:

@@ -27,8 +27,7 @@ class CupidStep(Ballot):
         pairs = tuple(shape.normalize(pair) for pair in combinations(g.living(), 2))
         return [Prompt(actor, "link", pairs, unordered=True)]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         for cupid in self.voters:
             action = self.choice.get(cupid)
             if action is None:
@@ -44,8 +43,7 @@ class LoversStep(VillageStep):
 
     id = "lovers"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.in_deck("cupid"):
             return False
         g.emit("wake", None, step=self.id)

@@ -8,8 +8,6 @@ be changed until the step resolves.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -23,30 +21,31 @@ class VoteStep(Ballot):
         self.candidates = candidates
         self.round = 1 if candidates is None else 2
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
-        self.voters = tuple(g.living())
-        pool = self.candidates if self.candidates is not None else tuple(self.voters)
+    def begin(self, g: VillageGame) -> bool:
+        self.voters = g.living_seats
+        pool = self.candidates if self.candidates is not None else self.voters
         self.pool = [c for c in pool if g.alive[c]]
+        self.targets = seats(self.pool)  # the choices of everyone not in love with one
         g.emit("vote_opens", None, round=self.round, candidates=self.pool)
         return True
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         partner = g.partner(actor)
-        targets = [c for c in self.pool if c != partner]
-        return [Prompt(actor, "vote", seats(targets)), Prompt(actor, "abstain", ((),))]
+        targets = self.targets
+        if partner in self.pool:
+            targets = seats([c for c in self.pool if c != partner])
+        return [Prompt(actor, "vote", targets), Prompt(actor, "abstain", ((),))]
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None
         g.emit("ballot", None, player=action.actor, target=target, vote="vote")
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
-        tally: Counter[int] = Counter()
+    def resolve(self, g: VillageGame) -> None:
+        tally: dict[int, int] = {}
         for voter in self.voters:
             target = self.picked(voter, "vote")
             if target is not None:
-                tally[target] += 2 if voter == g.captain else 1
+                tally[target] = tally.get(target, 0) + (2 if voter == g.captain else 1)
         g.emit("tally", None, votes={s: n for s, n in sorted(tally.items())})
         if not tally:
             g.emit("no_elimination", None, reason="no_votes")

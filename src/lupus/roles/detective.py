@@ -22,8 +22,7 @@ class DetectiveStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "inspect", seats([s for s in g.standing() if s != actor]))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         for detective in self.voters:
             target = self.picked(detective, "inspect")
             if target is not None:

@@ -21,8 +21,7 @@ class DoctorStep(Ballot):
     id = "doctor"
     wake = "doctor"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         if not g.in_deck(self.wake or self.id):
             g.settle_attack()  # no protector in this game: the attack lands now
             return False
@@ -38,8 +37,7 @@ class DoctorStep(Ballot):
     def recorded(self, g: VillageGame, action: Action) -> None:
         g.emit("protection", [action.actor], target=action.args[0])
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         protected = next(
             (t for t in (self.picked(d, "protect") for d in self.voters) if t is not None), None
         )

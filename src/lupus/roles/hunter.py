@@ -28,8 +28,7 @@ class ShootStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "shoot", seats(g.living())), Prompt(actor, "pass", ((),))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         target = self.picked(self.hunter, "shoot")
         if target is None:
             g.emit("hunter_spares", None, player=self.hunter)

@@ -7,18 +7,15 @@ the reference game whose random play has an exact solution (see ``lupus.sim.theo
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.roles.base import Ballot, seats, tally
 
 
 class LynchStep(Ballot):
     id = "lynch"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         self.voters = tuple(g.living())
         g.emit("vote_opens", None, round=1, candidates=list(self.voters))
         return True
@@ -29,16 +26,14 @@ class LynchStep(Ballot):
     def recorded(self, g: VillageGame, action: Action) -> None:
         g.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
-        tally = Counter(self.picked(v, "vote") for v in self.voters)
-        tally.pop(None, None)
-        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items()) if s is not None})
-        if not tally:
+    def resolve(self, g: VillageGame) -> None:
+        votes = tally(self.picked(v, "vote") for v in self.voters)
+        g.emit("tally", None, votes=dict(sorted(votes.items())))
+        if not votes:
             g.emit("no_elimination", None, reason="no_votes")
             return
-        top = max(tally.values())
-        tied = sorted(s for s, n in tally.items() if n == top and s is not None)
+        top = max(votes.values())
+        tied = sorted(s for s, n in votes.items() if n == top)
         if len(tied) > 1:
             g.emit("tie", None, players=tied, vote="vote")
         g.kill(tied[0] if len(tied) == 1 else g.rng.choice(tied), "vote")

@@ -11,18 +11,15 @@ There is no way to stay asleep. Whether the attack lands is settled after the pr
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.roles.base import Ballot, seats, tally
 
 
 class MafiaStep(Ballot):
     id = "mafia"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         g.emit("wake", None, step=self.id)
         self.voters = tuple(s for s in g.living() if g.is_pack(s))
         g.emit("pack", self.voters, roles={m: g.roles[m] for m in self.voters})
@@ -35,27 +32,26 @@ class MafiaStep(Ballot):
     def targets(self) -> list[int]:
         return [t for t in (self.picked(m, "kill") for m in self.voters) if t is not None]
 
-    def waiting(self, game: object) -> list[int]:
+    def waiting(self, g: VillageGame) -> list[int]:
         missing = [m for m in self.voters if m not in self.choice]
         if missing:
             return missing
         # Everyone has pointed, but not at the same player: they all still owe agreement
         # (unless the rulebook settles it by plurality, as the classic game does).
         agreed = len(set(self.targets())) <= 1
-        if agreed or not self.game(game).rulebook.mechanics.pack_must_agree:
+        if agreed or not g.rulebook.mechanics.pack_must_agree:
             return []
         return list(self.voters)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         g.emit("pack_choice", self.voters, player=action.actor, target=action.args[0])
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
-        tally = Counter(self.targets())
+    def resolve(self, g: VillageGame) -> None:
+        named = tally(self.targets())
         victim: int | None = None
-        if tally:
-            top = max(tally.values())
-            tied = sorted(s for s, v in tally.items() if v == top)
+        if named:
+            top = max(named.values())
+            tied = sorted(s for s, v in named.items() if v == top)
             victim = tied[0] if len(tied) == 1 else g.rng.choice(tied)
         g.emit("pack_victim", self.voters, target=victim)
         g.night.victim = victim

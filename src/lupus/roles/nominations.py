@@ -26,34 +26,35 @@ class NominationsStep(VillageStep):
 
     def __init__(self) -> None:
         self.nominations: dict[int, int] = {}  # nominator -> nominee, in the order given
+        # Each player's nominate prompt, built once: nobody dies during the discussion.
+        self._nominate: dict[int, list[Prompt]] = {}
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         g.nominees = []
         g.emit("nominations_open", None)
         return True
 
-    def prompts(self, game: object) -> list[Prompt]:
-        g = self.game(game)
-        return [p for s in g.living() for p in self.prompts_for(g, s)]
+    def prompts(self, g: VillageGame) -> list[Prompt]:
+        return [p for s in g.living_seats for p in self.prompts_for(g, s)]
 
-    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
-        g = self.game(game)
+    def prompts_for(self, g: VillageGame, actor: int) -> list[Prompt]:
         if not g.alive[actor]:
             return []
         if actor in self.nominations:
             return [Prompt(actor, "withdraw", ((),))]
-        return [Prompt(actor, "nominate", seats([s for s in g.living() if s != actor]))]
+        offer = self._nominate.get(actor)
+        if offer is None:
+            others = seats([s for s in g.living_seats if s != actor])
+            offer = self._nominate[actor] = [Prompt(actor, "nominate", others)]
+        return offer
 
-    def waiting(self, game: object) -> list[int]:
-        g = self.game(game)
-        return [s for s in g.living() if s not in self.nominations]
+    def waiting(self, g: VillageGame) -> list[int]:
+        return [s for s in g.living_seats if s not in self.nominations]
 
-    def complete(self, game: object) -> bool:
+    def complete(self, g: VillageGame) -> bool:
         return self.closed  # only the leader ends the discussion
 
-    def act(self, game: object, action: Action) -> None:
-        g = self.game(game)
+    def act(self, g: VillageGame, action: Action) -> None:
         actor = action.actor
         if action.verb == "withdraw":
             withdrawn = self.nominations.pop(actor)
@@ -64,8 +65,7 @@ class NominationsStep(VillageStep):
         self.nominations[actor] = nominee
         g.emit("nomination", None, player=actor, target=nominee)
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         nominees = list(dict.fromkeys(self.nominations.values()))
         g.nominees = nominees
         if nominees:
@@ -79,8 +79,7 @@ class DefenceStep(VillageStep):
 
     id = "defence"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         for nominee in g.nominees:
             if g.alive[nominee]:
                 g.emit("defence", None, player=nominee)
@@ -90,8 +89,7 @@ class DefenceStep(VillageStep):
 class BanishmentStep(Ballot):
     id = "banishment"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         self.pool = [s for s in g.nominees if g.alive[s]]
         if not self.pool:
             return False
@@ -103,8 +101,7 @@ class BanishmentStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "vote", seats(self.pool)), Prompt(actor, "abstain", ((),))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         tally: Counter[int] = Counter()
         for voter in self.voters:
             target = self.picked(voter, "vote")

@@ -17,8 +17,7 @@ class SeerStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         return [Prompt(actor, "inspect", seats([s for s in g.living() if s != actor]))]
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         for seer in self.voters:
             target = self.picked(seer, "inspect")
             if target is not None:

@@ -32,8 +32,7 @@ class ThiefStep(Ballot):
             found.append(Prompt(actor, "keep", ((),)))
         return found
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         for thief in self.voters:
             action = self.choice.get(thief)
             if action is None and self.forced(g):

@@ -8,37 +8,34 @@ The Little Girl acts during this step (see ``little_girl``).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles import little_girl
-from lupus.roles.base import Ballot, seats
+from lupus.roles.base import Ballot, seats, tally
 
 
 class WerewolvesStep(Ballot):
     id = "werewolves"
 
-    def begin(self, game: object) -> bool:
-        g = self.game(game)
+    def begin(self, g: VillageGame) -> bool:
         g.emit("wake", None, step=self.id)
-        self.pack = [s for s in g.living() if g.is_pack(s)]
+        self.pack = [s for s in g.living_seats if g.is_pack(s)]
+        self.den = frozenset(self.pack)  # who sees the pack's choices
         self.voters = tuple(sorted((*self.pack, *little_girl.spies(g))))
-        g.emit("pack", self.pack, roles={w: g.roles[w] for w in self.pack})
+        g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})
         return True
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        if actor in self.pack:
-            return [Prompt(actor, "kill", seats(g.living())), Prompt(actor, "sleep", ((),))]
+        if actor in self.den:
+            return [Prompt(actor, "kill", seats(g.living_seats)), Prompt(actor, "sleep", ((),))]
         return little_girl.spy_prompts(actor)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
-        if action.actor in self.pack:
+        if action.actor in self.den:
             target = action.args[0] if action.args else None
-            g.emit("pack_choice", self.pack, player=action.actor, target=target)
+            g.emit("pack_choice", self.den, player=action.actor, target=target)
 
-    def resolve(self, game: object) -> None:
-        g = self.game(game)
+    def resolve(self, g: VillageGame) -> None:
         awake = [w for w in self.pack if self.picked(w, "kill") is not None]
         book = g.rulebook
         starved = book.mechanics.starvation_winner
@@ -46,13 +43,13 @@ class WerewolvesStep(Ballot):
             g.emit("starvation", None)
             g.finish(starved, "starvation")
             return
-        tally = Counter(self.picked(w, "kill") for w in awake)
+        named = tally(self.picked(w, "kill") for w in awake)
         victim: int | None = None
-        if tally:
-            top = max(tally.values())
-            tied = sorted(s for s, v in tally.items() if v == top and s is not None)
+        if named:
+            top = max(named.values())
+            tied = sorted(s for s, v in named.items() if v == top)
             victim = tied[0] if len(tied) == 1 else g.rng.choice(tied)
-        g.emit("pack_victim", self.pack, target=victim)
+        g.emit("pack_victim", self.den, target=victim)
         for girl in self.voters:
             if girl not in self.pack and self.choice.get(girl, Action(girl, "pass")).verb == "spy":
                 victim = little_girl.peep(g, girl, awake, victim)

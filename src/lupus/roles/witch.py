@@ -15,6 +15,7 @@ from lupus.roles.base import Ballot, seats
 class WitchStep(Ballot):
     id = "witch"
     wake = "witch"
+    options_follow_decisions = True  # a potion used is no longer offered
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("witch")
@@ -47,11 +48,10 @@ class WitchStep(Ballot):
         found.append(Prompt(actor, "pass", ((),)))
         return found
 
-    def waiting(self, game: object) -> list[int]:
+    def waiting(self, g: VillageGame) -> list[int]:
         return [w for w in self.voters if w not in self.done]
 
-    def act(self, game: object, action: Action) -> None:
-        g = self.game(game)
+    def act(self, g: VillageGame, action: Action) -> None:
         witch = action.actor
         if action.verb == "heal":
             g.potions["heal"] -= 1

@@ -15,6 +15,8 @@ from lupus.engine.deal import composition, deal, seat_names
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.engine.setup import new_game
+from lupus.engine.village import VillageGame
+from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks import load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.stats import wilson
@@ -84,6 +86,10 @@ class SimResult:
         }
 
 
+TIMER = Action(LEADER, "close")
+"""The leader closing a step, as a server's timer does."""
+
+
 def game_seed(seed: int, index: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -95,9 +101,6 @@ def days_played(game: Game) -> int:
 
 def seat_factions(book: Rulebook, game: Game) -> list[str]:
     """The side each seat starts on, to hand it its faction's bot."""
-    from lupus.engine.village import VillageGame
-    from lupus.lupusburg.game import LupusburgGame
-
     if isinstance(game, VillageGame):
         return [book.roles[r].faction for r in game.dealt]
     assert isinstance(game, LupusburgGame)
@@ -132,6 +135,7 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
     bots = [bot_for(s) for s in range(game.n)]
     actions = 0
     step, budget = game.step, 0
+    patience = 4 * game.n
     while not game.finished:
         if game.step is not step:
             step, budget = game.step, 0
@@ -139,11 +143,11 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
         waiting = game.waiting()
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
         # (a mafia that cannot agree), is closed, as a server's timer would.
-        if waiting and budget <= 4 * game.n:
+        if waiting and budget <= patience:
             seat = waiting[0]
             game.apply(bots[seat].act(game.view(seat), rng))
         else:
-            game.apply(Action(LEADER, "close"))
+            game.apply(TIMER)
         actions += 1
         if actions > 100_000:  # pragma: no cover - a rules bug, not a long game
             raise RuntimeError(f"game {index} of seed {config.seed} does not end")

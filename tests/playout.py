@@ -10,20 +10,31 @@ To cover another rulebook, write a strategy that draws its :class:`Setup` and re
 it there; :func:`play` itself only uses ``waiting``, ``prompts``, ``legal_actions`` and
 ``apply``. Steps that only the game leader ends (maffia's nominations, a mafia that
 cannot agree) need :class:`LeaderClosePolicy` (strategy :func:`leader_policies`).
+
+The checks every family's property tests share (the :class:`Referee` base, the replay,
+illegal-action and determinism properties, the hypothesis ``PROFILE``) are at the end.
 """
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, TypedDict, TypeVar, Unpack
+from unittest import mock
 
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from lupus.engine.errors import IllegalAction
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action
+from lupus.engine.model import LEADER, Action, Args, Event, Outcome, Prompt
 from lupus.engine.setup import new_game
+from lupus.engine.views import role_facts
+from lupus.engine.village import VillageGame
 from lupus.rulebooks import load
 
 OptionValue = bool | int | float | str
@@ -135,6 +146,14 @@ class RandomPolicy:
         return rng.choice(options) if options else Action(LEADER, "close")
 
 
+class PolicyOptions(TypedDict, total=False):
+    """The :class:`RandomPolicy` options a :class:`LeaderClosePolicy` passes on."""
+
+    close_chance: float
+    change_chance: float
+    by_verb: bool
+
+
 class LeaderClosePolicy(RandomPolicy):
     """A :class:`RandomPolicy` with a game leader who ends what random play would not.
 
@@ -152,14 +171,13 @@ class LeaderClosePolicy(RandomPolicy):
     def __init__(
         self,
         seed: int,
-        close_chance: float = 0.02,
-        change_chance: float = 0.05,
-        by_verb: bool = False,
+        *,
         idle_close: float = 0.3,
         patience: int = 6,
         agree_chance: float = 0.3,
+        **policy: Unpack[PolicyOptions],
     ) -> None:
-        super().__init__(seed, close_chance, change_chance, by_verb)
+        super().__init__(seed, **policy)
         self.idle_close = idle_close
         self.patience = patience
         self.agree_chance = agree_chance
@@ -361,25 +379,327 @@ def setups(rulebooks: Sequence[str] = ("werewolf", "tit-albert")) -> st.SearchSt
     return st.one_of(*(COMPOSITIONS[r]() for r in rulebooks))
 
 
+def _policy_draws() -> dict[str, st.SearchStrategy[Any]]:
+    """What every policy strategy draws, in this order (``st.builds`` keeps it)."""
+    return {
+        "seed": st.integers(0, 2**32 - 1),
+        "close_chance": st.sampled_from([0.0, 0.02, 0.1]),
+        "change_chance": st.sampled_from([0.0, 0.05, 0.2]),
+        "by_verb": st.booleans(),
+    }
+
+
 def policies() -> st.SearchStrategy[RandomPolicy]:
-    return st.builds(
-        RandomPolicy,
-        seed=st.integers(0, 2**32 - 1),
-        close_chance=st.sampled_from([0.0, 0.02, 0.1]),
-        change_chance=st.sampled_from([0.0, 0.05, 0.2]),
-        by_verb=st.booleans(),
-    )
+    return st.builds(RandomPolicy, **_policy_draws())
 
 
 def leader_policies() -> st.SearchStrategy[LeaderClosePolicy]:
     """Policies for rulebooks with steps only the leader ends (maffia, mafia-classic)."""
     return st.builds(
         LeaderClosePolicy,
-        seed=st.integers(0, 2**32 - 1),
-        close_chance=st.sampled_from([0.0, 0.02, 0.1]),
-        change_chance=st.sampled_from([0.0, 0.05, 0.2]),
-        by_verb=st.booleans(),
+        **_policy_draws(),
         idle_close=st.sampled_from([0.1, 0.3, 1.0]),
         patience=st.sampled_from([2, 6, 20]),
         agree_chance=st.sampled_from([0.0, 0.3, 0.8]),
     )
+
+
+# ---------------------------------------------------------------------- shared checks
+# What the property tests of every rulebook family check alike: each test file brings
+# its own referee (a :class:`Referee`), verbs, malformed arguments and accessor of the
+# hidden state (``Truth``).
+MAX_ACTIONS = 5000
+NEVER = 1 << 60
+
+# LUPUS_PROPERTY_SCALE=20 runs twenty times the examples, drawn afresh (a deeper hunt);
+# by default the examples are fixed, so the suite gives the same verdict on every run.
+SCALE = int(os.environ.get("LUPUS_PROPERTY_SCALE", "1"))
+PROFILE: dict[str, Any] = {
+    "deadline": None,
+    "derandomize": SCALE == 1,
+    "database": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+
+
+class Referee(ABC):
+    """Follows one game through its public API (it is :func:`play`'s observer) and checks
+    it against the rules. What every family's referee shares: its account of who may
+    know which role from which event index on (``grants``, read by :meth:`may_know`),
+    the audit of the events against it, and the checks of the end."""
+
+    roles: Sequence[str]
+    factions: Sequence[str] = ()
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.n = setup.n
+        self.grants: list[dict[int, int]] = [{v: 0} for v in range(self.n)]
+        self.over_at = NEVER
+        self.cursor = 0
+
+    @abstractmethod
+    def __call__(self, game: Game, move: Move | None) -> None: ...
+
+    @abstractmethod
+    def may_know(self, viewer: int, seat: int, index: int) -> bool:
+        """Whether the rules let ``viewer`` know ``seat``'s role at event ``index``."""
+
+    @abstractmethod
+    def faction(self, seat: int) -> str: ...
+
+    @abstractmethod
+    def check_outcome(self, game: Game) -> None: ...
+
+    def role_at(self, seat: int, index: int) -> str:
+        """``seat``'s role at event ``index`` (the deal, unless a family changes roles)."""
+        return self.roles[seat]
+
+    def fail(self, message: str) -> AssertionError:
+        return AssertionError(f"{message}\n  setup: {self.setup!r}")
+
+    def grant(self, viewer: int, seat: int, index: int) -> None:
+        known = self.grants[viewer]
+        known[seat] = min(known.get(seat, NEVER), index)
+
+    def audit_events(self, events: list[Event], start: int) -> None:
+        """Every role fact of every new event is true and seen only by the entitled."""
+        for i in range(start, len(events)):
+            ev = events[i]
+            for seat, role in role_facts(ev):
+                if role != self.role_at(seat, i):
+                    raise self.fail(f"event {i} {ev} says {seat} is {role}")
+                viewers = range(self.n) if ev.audience is None else ev.audience
+                for viewer in viewers:
+                    if not self.may_know(viewer, seat, i):
+                        raise self.fail(f"event {i} {ev} shows {seat}'s role to {viewer}")
+
+    def open_prompts(self, game: Game) -> list[Prompt] | None:
+        """The seats' prompts, never none while the game goes on; at its end, None once
+        nothing is asked any more and :meth:`check_outcome` passed."""
+        prompts = [p for p in game.prompts() if p.actor != LEADER]
+        if game.finished:
+            if prompts or game.waiting():
+                raise self.fail("a finished game still asks for input")
+            self.check_outcome(game)
+            return None
+        if not prompts:
+            raise self.fail("the game is not over but nobody is asked anything")
+        return prompts
+
+    def known_outcome(self, game: Game) -> Outcome:
+        """The outcome of the finished game, won by one of the family's factions."""
+        outcome = game.outcome
+        assert outcome is not None
+        if outcome.winner not in self.factions:
+            raise self.fail(f"unknown winner {outcome.winner!r}")
+        return outcome
+
+    def check_winners(self, outcome: Outcome, won: str | None) -> None:
+        """The faction the rules make win (``won``) won, and exactly its members."""
+        if won != outcome.winner:
+            raise self.fail(f"{outcome.winner} won ({outcome.reason}), the rules say {won}")
+        winners = tuple(s for s in range(self.n) if self.faction(s) == outcome.winner)
+        if outcome.winners != winners:
+            raise self.fail(f"winners {outcome.winners}, the rules say {winners}")
+
+
+R = TypeVar("R", bound=Referee)
+
+
+def refereed(
+    referee: R,
+    policy: RandomPolicy,
+    check_views: Callable[[Game, R], None],
+    *,
+    every: int = 0,
+    extra: Observer | None = None,
+) -> tuple[R, Game]:
+    """Play the referee's setup with ``policy`` under its eye, with ``check_views`` at
+    every ``every``-th state (never if 0) and ``extra`` after each; no offered action
+    may be refused."""
+
+    def observe(game: Game, move: Move | None) -> None:
+        referee(game, move)
+        if every and game.state_id % every == 0:
+            check_views(game, referee)
+        if extra is not None:
+            extra(game, move)
+
+    result = play(referee.setup, policy, max_actions=MAX_ACTIONS, observe=observe)
+    assert not result.refused, f"offered actions refused: {result.refused[:3]}"
+    return referee, result.game
+
+
+def check_ended(game: Game, factions: Sequence[str]) -> None:
+    """Properties 1 and 2: the game ended, won by a faction, nobody dying twice."""
+    assert game.finished, f"no end after {MAX_ACTIONS} actions"
+    assert game.outcome is not None and game.outcome.winner in factions
+    assert len(game.deaths) == len({d.player for d in game.deaths})
+
+
+def check_replays_identically(setup: Setup, policy: RandomPolicy, cut: float) -> None:
+    """Property 4: ``game.history`` applied to a fresh game gives the same game, and its
+    first ``cut`` share gives the same game up to there."""
+    result = play(setup, policy, max_actions=MAX_ACTIONS)
+    game = result.game
+    again = replay(setup, game.history)
+    assert again.events == game.events
+    assert again.deaths == game.deaths
+    assert again.outcome == game.outcome
+    assert again.state_id == game.state_id
+    k = int(cut * len(result.moves))
+    if k:
+        prefix = replay(setup, game.history[:k])
+        assert prefix.events == game.events[: result.moves[k - 1].events_after]
+        assert prefix.state_id == k
+
+
+Truth = Callable[[Game], VillageGame]
+Attempt = tuple[str, Action]
+
+
+def snapshot(
+    game: Game, hidden_roles: Sequence[str], hidden_alive: Sequence[bool]
+) -> tuple[object, ...]:
+    """Everything an action could change, the hidden roles and who lives included."""
+    return (
+        list(game.events),
+        game.state_id,
+        game.waiting(),
+        game.prompts(),
+        list(game.history),
+        list(game.deaths),
+        game.outcome,
+        list(hidden_roles),
+        list(hidden_alive),
+    )
+
+
+def illegal_attempts(
+    game: Game,
+    rng: random.Random,
+    verbs: Sequence[str],
+    other_verbs: Sequence[str],
+    dead: Sequence[int],
+    extra_bad_args: Callable[[Prompt], Sequence[Args]],
+) -> list[Attempt]:
+    """A few actions the current prompts do not allow, of every kind we can build now.
+
+    ``verbs`` are the verbs seats may be offered (never the leader's), ``other_verbs``
+    the rest worth trying (``close``, verbs of no rulebook); ``dead`` the dead seats (the
+    hidden truth); ``extra_bad_args(prompt)`` the family's own malformed arguments, tried
+    after the out-of-range ones. Reversed choices are tried too (Cupid's pairs); for
+    single-seat choices they are the choices themselves, which ``allows`` filters out.
+    """
+    n = game.n
+    prompts = [p for p in game.prompts() if p.actor != LEADER]
+    attempts: list[Attempt] = [
+        ("leader verb", Action(LEADER, rng.choice(verbs), (0,))),
+        ("no such seat", Action(rng.choice([n, n + 3, -2]), "vote", (0,))),
+    ]
+    if not prompts:
+        return attempts
+    p = rng.choice(prompts)
+    mine = {q.verb for q in prompts if q.actor == p.actor}
+    wrong = [v for v in (*verbs, *other_verbs) if v not in mine]
+    attempts.append(("wrong verb", Action(p.actor, rng.choice(wrong), rng.choice(p.choices))))
+    bad_args: list[Args] = [(n,), (-3,), ("x",), *extra_bad_args(p), *[(d,) for d in dead]]
+    bad_args += [(*c, 0) for c in p.choices[:2]] + [tuple(reversed(c)) for c in p.choices[:2]]
+    if p.choices != ((),):
+        bad_args.append(())
+    bad = [a for a in bad_args if not p.allows(a)]
+    if bad:
+        attempts.append(("wrong target", Action(p.actor, p.verb, rng.choice(bad))))
+    silent = [s for s in range(n) if s not in {q.actor for q in prompts}]
+    dead_silent = [s for s in silent if s in dead]
+    living_silent = [s for s in silent if s not in dead]
+    if dead_silent:
+        attempts.append(("dead actor", Action(rng.choice(dead_silent), p.verb, p.choices[0])))
+    if living_silent:
+        attempts.append(("not waiting", Action(rng.choice(living_silent), p.verb, p.choices[0])))
+    return attempts
+
+
+def refuse_and_compare(
+    game: Game, action: Action, truth: Truth, what: str, setup: Setup | None = None
+) -> None:
+    """``apply`` refuses ``action`` and leaves the game (hidden state too) as it was."""
+
+    def state() -> tuple[object, ...]:
+        hidden = truth(game)
+        return snapshot(game, hidden.roles, hidden.alive)
+
+    before = state()
+    try:
+        game.apply(action)
+    except IllegalAction:
+        pass
+    else:
+        repro = "" if setup is None else f"\n  setup: {setup!r}"
+        raise AssertionError(f"{what}: {action} was accepted{repro}")
+    assert state() == before, f"{what}: {action} changed the game"
+
+
+def illegal_attempter(
+    setup: Setup,
+    rng: random.Random,
+    truth: Truth,
+    attempts: Callable[[Game, random.Random], list[Attempt]],
+    chance: float = 0.3,
+) -> Observer:
+    """An observer that, at a random ``chance`` of the states, tries ``attempts(game,
+    rng)``: each must be illegal by the prompts, refused, and change nothing."""
+
+    def attempt(game: Game, move: Move | None) -> None:
+        if rng.random() > chance:
+            return
+        for kind, action in attempts(game, rng):
+            legal = action.actor == LEADER and action.verb == "close"
+            legal = legal or any(
+                p.actor == action.actor and p.verb == action.verb and p.allows(action.args)
+                for p in game.prompts()
+            )
+            assert not legal, f"{kind}: {action} is legal"
+            refuse_and_compare(game, action, truth, kind, setup)
+
+    return attempt
+
+
+def refuse_after_the_end(game: Game, truth: Truth) -> None:
+    """A finished game refuses a seat's vote and the leader's close, and stays as it is."""
+    for action in (Action(0, "vote", (0,)), Action(LEADER, "close")):
+        refuse_and_compare(game, action, truth, "after the end")
+
+
+GLOBAL_RANDOM = ("random", "choice", "choices", "randrange", "randint", "shuffle", "sample")
+
+
+@contextmanager
+def disturbed_random(noise: int) -> Iterator[Callable[[int], None]]:
+    """Inside, the global random functions fail the test if called; yields a ``between``
+    hook for :func:`play` that reseeds and draws the global generator before each action
+    (so a game that used it anyway would come out different)."""
+
+    def boom(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the engine used the global random generator")
+
+    def disturb(i: int) -> None:
+        random.seed(noise + i)
+        random.getrandbits(32)
+
+    with mock.patch.multiple(random, **dict.fromkeys(GLOBAL_RANDOM, boom)):
+        yield disturb
+
+
+def check_deterministic(setup: Setup, policy: Callable[[], RandomPolicy], noise: int) -> None:
+    """Property 6: two plays of ``setup`` by fresh ``policy()`` give the same game, the
+    second under :func:`disturbed_random` (so the engine never uses global random)."""
+    first = play(setup, policy())
+    with disturbed_random(noise) as disturb:
+        second = play(setup, policy(), between=disturb)
+    assert second.game.history == first.game.history
+    assert second.game.events == first.game.events
+    assert second.game.deaths == first.game.deaths
+    assert second.game.outcome == first.game.outcome

@@ -26,25 +26,31 @@ the game exactly (``playout.play(setup, policy)``).
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lupus.engine.errors import IllegalAction
+import playout
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event, Prompt
 from lupus.engine.views import role_facts
 from lupus.engine.village import VillageGame
-from playout import LeaderClosePolicy, Move, Setup, leader_policies, play, replay, setups
+from playout import (
+    NEVER,
+    PROFILE,
+    SCALE,
+    Attempt,
+    LeaderClosePolicy,
+    Move,
+    Observer,
+    Setup,
+    leader_policies,
+    setups,
+)
 
-MAX_ACTIONS = 5000
-NEVER = 1 << 60
 RULEBOOKS = ("maffia", "mafia-classic")
 FACTIONS = ("town", "mafia")
 
@@ -69,16 +75,6 @@ VERB_ROLES: dict[str, frozenset[str] | None] = {
     "abstain": None,
 }
 NIGHT_VERBS = frozenset({"kill", "protect", "inspect", "shoot"})
-
-# LUPUS_PROPERTY_SCALE=20 runs twenty times the examples, drawn afresh (a deeper hunt);
-# by default the examples are fixed, so the suite gives the same verdict on every run.
-SCALE = int(os.environ.get("LUPUS_PROPERTY_SCALE", "1"))
-PROFILE = {
-    "deadline": None,
-    "derandomize": SCALE == 1,
-    "database": None,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-}
 
 
 def mafia_setups() -> st.SearchStrategy[Setup]:
@@ -133,7 +129,7 @@ class Day:
     ballot_open: bool = False
 
 
-class Referee:
+class Referee(playout.Referee):
     """Follows one game through its public API and checks it against the rules.
 
     Its own account: the deal, who really died and when (``dead``, in the order of the
@@ -151,19 +147,16 @@ class Referee:
     this account.
     """
 
+    factions = FACTIONS
+
     def __init__(self, setup: Setup) -> None:
-        self.setup = setup
-        self.rules = setup.rules
-        self.n = setup.n
+        super().__init__(setup)
         self.roles = tuple(setup.roles)
         self.deck = Counter(self.roles)
         self.couple = tuple(s for s in range(self.n) if self.roles[s] == "couple")
-        self.grants: list[dict[int, int]] = [{v: 0} for v in range(self.n)]
         self.public: dict[int, int] = {}  # seat -> index from which everyone knows his role
         self.dead: list[tuple[int, str, str, int]] = []  # (seat, cause, phase, number)
         self.announced: dict[int, int] = {}
-        self.over_at = NEVER
-        self.cursor = 0
         self.phase = "setup"
         self.number = 0
         self.step: str | None = None
@@ -186,10 +179,6 @@ class Referee:
     def standing(self) -> list[int]:
         """The players the village still sees in the game (no death announced)."""
         return [s for s in range(self.n) if s not in self.announced]
-
-    def grant(self, viewer: int, s: int, index: int) -> None:
-        known = self.grants[viewer]
-        known[s] = min(known.get(s, NEVER), index)
 
     def may_know(self, viewer: int, s: int, index: int) -> bool:
         """Whether the rules let ``viewer`` know ``s``'s role at event ``index``."""
@@ -226,9 +215,6 @@ class Referee:
             self.on_action(move.action)
         self.on_events(game.events)
         self.on_state(game)
-
-    def fail(self, message: str) -> AssertionError:
-        return AssertionError(f"{message}\n  setup: {self.setup!r}")
 
     def on_action(self, action: Action) -> None:
         actor, verb, args = action.actor, action.verb, action.args
@@ -585,18 +571,6 @@ class Referee:
         self.step = "voted"
 
     # ------------------------------------------------------------------ each state
-    def audit_events(self, events: list[Event], start: int) -> None:
-        """Every role fact of every new event is true and seen only by the entitled."""
-        for i in range(start, len(events)):
-            ev = events[i]
-            for s, role in role_facts(ev):
-                if role != self.roles[s]:
-                    raise self.fail(f"event {i} {ev} says {s} is {role}")
-                viewers = range(self.n) if ev.audience is None else ev.audience
-                for viewer in viewers:
-                    if not self.may_know(viewer, s, i):
-                        raise self.fail(f"event {i} {ev} shows {s}'s role to {viewer}")
-
     def on_state(self, game: Game) -> None:
         hidden = truth(game)
         real = [(d.player, d.cause, d.phase, d.number) for d in hidden.deaths]
@@ -606,15 +580,10 @@ class Referee:
             raise self.fail(f"alive {hidden.alive}, the rules kill {self.dead}")
         if list(hidden.roles) != list(self.roles):
             raise self.fail(f"roles changed: {hidden.roles}")
-        prompts = [p for p in game.prompts() if p.actor != LEADER]
-        waiting = game.waiting()
-        if game.finished:
-            if prompts or waiting:
-                raise self.fail("a finished game still asks for input")
-            self.check_outcome(game)
+        prompts = self.open_prompts(game)
+        if prompts is None:
             return
-        if not prompts:
-            raise self.fail("the game is not over but nobody is asked anything")
+        waiting = game.waiting()
         offered = {p.actor for p in prompts}
         if not set(waiting) <= offered:
             raise self.fail(f"the step waits for {waiting}, prompted are {sorted(offered)}")
@@ -698,18 +667,10 @@ class Referee:
                 raise self.fail(f"nominations ask {offered}, wait {waiting}, not {want}")
 
     def check_outcome(self, game: Game) -> None:
-        outcome = game.outcome
-        assert outcome is not None
-        if outcome.winner not in FACTIONS:
-            raise self.fail(f"unknown winner {outcome.winner!r}")
+        outcome = self.known_outcome(game)
         if any(s not in self.announced for s, *_ in self.dead):
             raise self.fail("the game ends with deaths not announced")
-        won = self.winner_now()
-        if won != outcome.winner:
-            raise self.fail(f"{outcome.winner} won ({outcome.reason}), the rules say {won}")
-        winners = tuple(s for s in range(self.n) if self.faction(s) == outcome.winner)
-        if outcome.winners != winners:
-            raise self.fail(f"winners {outcome.winners}, the rules say {winners}")
+        self.check_winners(outcome, self.winner_now())
         over = game.events[-1]
         if over.kind != "game_over" or over.data["winner"] != outcome.winner:
             raise self.fail(f"the last event is {over}")
@@ -740,24 +701,9 @@ def check_views(game: Game, referee: Referee) -> None:
 
 
 def refereed(
-    setup: Setup,
-    policy: LeaderClosePolicy,
-    *,
-    every: int = 0,
-    extra: Callable[..., None] | None = None,
+    setup: Setup, policy: LeaderClosePolicy, *, every: int = 0, extra: Observer | None = None
 ) -> tuple[Referee, Game]:
-    referee = Referee(setup)
-
-    def observe(game: Game, move: Move | None) -> None:
-        referee(game, move)
-        if every and game.state_id % every == 0:
-            check_views(game, referee)
-        if extra is not None:
-            extra(game, move)
-
-    result = play(setup, policy, max_actions=MAX_ACTIONS, observe=observe)
-    assert not result.refused, f"offered actions refused: {result.refused[:3]}"
-    return referee, result.game
+    return playout.refereed(Referee(setup), policy, check_views, every=every, extra=extra)
 
 
 # ---------------------------------------------------------------------- 1 and 2
@@ -768,9 +714,7 @@ def test_random_play_ends_with_a_winner_the_rules_name(
 ) -> None:
     """Properties 1 and 2: the game ends, the dead stay silent, the winners are right."""
     _, game = refereed(setup, policy)
-    assert game.finished, f"no end after {MAX_ACTIONS} actions"
-    assert game.outcome is not None and game.outcome.winner in FACTIONS
-    assert len(game.deaths) == len({d.player for d in game.deaths})
+    playout.check_ended(game, FACTIONS)
 
 
 # ---------------------------------------------------------------------- 3
@@ -820,69 +764,20 @@ def test_recorded_game_replays_identically(
     setup: Setup, policy: LeaderClosePolicy, cut: float
 ) -> None:
     """Property 4: ``game.history`` applied to a fresh game gives the same game."""
-    result = play(setup, policy, max_actions=MAX_ACTIONS)
-    game = result.game
-    again = replay(setup, game.history)
-    assert again.events == game.events
-    assert again.deaths == game.deaths
-    assert again.outcome == game.outcome
-    assert again.state_id == game.state_id
-    k = int(cut * len(result.moves))
-    if k:
-        prefix = replay(setup, game.history[:k])
-        assert prefix.events == game.events[: result.moves[k - 1].events_after]
-        assert prefix.state_id == k
+    playout.check_replays_identically(setup, policy, cut)
 
 
 # ---------------------------------------------------------------------- 5
-ALL_VERBS = (*VERB_ROLES, "close", "sleep", "pass")
+SEAT_VERBS = tuple(VERB_ROLES)
+OTHER_VERBS = ("close", "sleep", "pass")
 
 
-def snapshot(game: Game) -> tuple[object, ...]:
-    hidden = truth(game)
-    return (
-        list(game.events),
-        game.state_id,
-        game.waiting(),
-        game.prompts(),
-        list(game.history),
-        list(game.deaths),
-        game.outcome,
-        list(hidden.roles),
-        list(hidden.alive),
+def illegal_attempts(game: Game, rng: random.Random) -> list[Attempt]:
+    """``playout.illegal_attempts`` with this family's verbs and one-seat targets."""
+    dead = [s for s in range(game.n) if not truth(game).alive[s]]
+    return playout.illegal_attempts(
+        game, rng, SEAT_VERBS, OTHER_VERBS, dead, lambda p: [(0, 1), (p.actor,)]
     )
-
-
-def illegal_attempts(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
-    """A few actions the current prompts do not allow, of every kind we can build now."""
-    n = game.n
-    prompts = [p for p in game.prompts() if p.actor != LEADER]
-    attempts: list[tuple[str, Action]] = [
-        ("leader verb", Action(LEADER, rng.choice(ALL_VERBS[:-3]), (0,))),
-        ("no such seat", Action(rng.choice([n, n + 3, -2]), "vote", (0,))),
-    ]
-    if not prompts:
-        return attempts
-    p = rng.choice(prompts)
-    mine = {q.verb for q in prompts if q.actor == p.actor}
-    wrong = [v for v in ALL_VERBS if v not in mine]
-    attempts.append(("wrong verb", Action(p.actor, rng.choice(wrong), rng.choice(p.choices))))
-    dead = [s for s in range(n) if not truth(game).alive[s]]
-    bad_args = [(n,), (-3,), ("x",), (0, 1), (p.actor,), *[(d,) for d in dead]]
-    bad_args += [(*c, 0) for c in p.choices[:2]]
-    if p.choices != ((),):
-        bad_args.append(())
-    bad = [a for a in bad_args if not p.allows(a)]
-    if bad:
-        attempts.append(("wrong target", Action(p.actor, p.verb, rng.choice(bad))))
-    silent = [s for s in range(n) if s not in {q.actor for q in prompts}]
-    dead_silent = [s for s in silent if s in dead]
-    living_silent = [s for s in silent if s not in dead]
-    if dead_silent:
-        attempts.append(("dead actor", Action(rng.choice(dead_silent), p.verb, p.choices[0])))
-    if living_silent:
-        attempts.append(("not waiting", Action(rng.choice(living_silent), p.verb, p.choices[0])))
-    return attempts
 
 
 @settings(max_examples=100 * SCALE, **PROFILE)
@@ -891,62 +786,18 @@ def test_illegal_action_raises_and_changes_nothing(
     setup: Setup, policy: LeaderClosePolicy, seed: int
 ) -> None:
     """Property 5: refused actions (wrong verb, target, dead or idle actor) change nothing."""
-    rng = random.Random(seed)
-
-    def attempt(game: Game, move: Move | None) -> None:
-        if rng.random() > 0.3:
-            return
-        for kind, action in illegal_attempts(game, rng):
-            legal = action.actor == LEADER and action.verb == "close"
-            legal = legal or any(
-                p.actor == action.actor and p.verb == action.verb and p.allows(action.args)
-                for p in game.prompts()
-            )
-            assert not legal, f"{kind}: {action} is legal"
-            before = snapshot(game)
-            try:
-                game.apply(action)
-            except IllegalAction:
-                pass
-            else:
-                raise AssertionError(f"{kind}: {action} was accepted\n  setup: {setup!r}")
-            assert snapshot(game) == before, f"{kind}: {action} changed the game"
-
+    attempt = playout.illegal_attempter(setup, random.Random(seed), truth, illegal_attempts)
     _, game = refereed(setup, policy, extra=attempt)
-    for action in (Action(0, "vote", (0,)), Action(LEADER, "close")):
-        before = snapshot(game)
-        try:
-            game.apply(action)
-        except IllegalAction:
-            pass
-        else:
-            raise AssertionError(f"{action} accepted after the end")
-        assert snapshot(game) == before
+    playout.refuse_after_the_end(game, truth)
 
 
 # ---------------------------------------------------------------------- 6
-GLOBAL_RANDOM = ("random", "choice", "choices", "randrange", "randint", "shuffle", "sample")
-
-
 @settings(max_examples=60 * SCALE, **PROFILE)
 @given(setup=mafia_setups(), policy_seed=st.integers(0, 2**32 - 1), noise=st.integers(0, 2**32))
 def test_same_seed_and_choices_give_the_same_game(
     setup: Setup, policy_seed: int, noise: int
 ) -> None:
     """Property 6: determinism, and no use of the global random generator."""
-    first = play(setup, LeaderClosePolicy(policy_seed, change_chance=0.1))
-
-    def boom(*args: object, **kwargs: object) -> object:
-        raise AssertionError("the engine used the global random generator")
-
-    def disturb(i: int) -> None:
-        random.seed(noise + i)
-        random.getrandbits(32)
-
-    patches = dict.fromkeys(GLOBAL_RANDOM, boom)
-    with mock.patch.multiple(random, **patches):
-        second = play(setup, LeaderClosePolicy(policy_seed, change_chance=0.1), between=disturb)
-    assert second.game.history == first.game.history
-    assert second.game.events == first.game.events
-    assert second.game.deaths == first.game.deaths
-    assert second.game.outcome == first.game.outcome
+    playout.check_deterministic(
+        setup, lambda: LeaderClosePolicy(policy_seed, change_chance=0.1), noise
+    )

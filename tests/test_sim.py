@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -69,26 +71,16 @@ def test_ray_backend_gives_the_same_numbers() -> None:
     assert local == on_ray
 
 
-def test_simulate_json_contract() -> None:
-    result = runner.invoke(
-        app,
-        [
-            "simulate",
-            "--rules",
-            "werewolf",
-            "--players",
-            "8",
-            "--games",
-            "200",
-            "--json",
-            "--workers",
-            "1",
-            "--seed",
-            "2",
-        ],
-    )
+def simulate_json(command_line: str) -> dict[str, Any]:
+    """Run ``lupus simulate`` with these (space-separated) options; its JSON report."""
+    result = runner.invoke(app, ["simulate", *shlex.split(command_line)])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_simulate_json_contract() -> None:
+    data = simulate_json("--rules werewolf --players 8 --games 200 --json --workers 1 --seed 2")
     assert data["games"] == 200
     assert set(data["wins"]) == {"villagers", "werewolves", "lovers"}
     assert sum(data["wins"].values()) == 200
@@ -99,29 +91,11 @@ def test_simulate_json_contract() -> None:
 
 
 def test_simulate_roles_options_and_bot_mix() -> None:
-    result = runner.invoke(
-        app,
-        [
-            "simulate",
-            "--rules",
-            "tit-albert",
-            "--roles",
-            "werewolf=2,witch=1,villager=5",
-            "--option",
-            "longanis_potions=1",
-            "--option",
-            "quick=true",
-            "--bots",
-            "werewolves=random,*=random",
-            "--games",
-            "100",
-            "--workers",
-            "1",
-            "--json",
-        ],
+    data = simulate_json(
+        "--rules tit-albert --roles werewolf=2,witch=1,villager=5"
+        " --option longanis_potions=1 --option quick=true"
+        " --bots werewolves=random,*=random --games 100 --workers 1 --json",
     )
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
     assert data["players"] == 8
     assert data["options"] == {"longanis_potions": 1, "quick": True}
 

@@ -141,6 +141,7 @@ def simulate(
     from lupus.engine.deal import parse_counts
     from lupus.sim import SimConfig
     from lupus.sim import simulate as run
+    from lupus.sim.runner import MAX_ACTIONS
 
     try:
         book = load(rules)
@@ -187,6 +188,8 @@ def simulate(
         lo, hi = rate["ci95"]
         wins = data["wins"][faction]  # type: ignore[index]
         lines.append(f"  {book.name(faction):24} {wins:>8}  {rate['p']:.3f}  [{lo:.3f}, {hi:.3f}]")
+    if data["no_winner"]:
+        lines.append(f"  stalemates (no winner after {MAX_ACTIONS} actions): {data['no_winner']}")
     lines.append(f"mean game length: {data['mean_days']:.2f} days")
     _print_lines(lines)
 

@@ -76,7 +76,10 @@ def deal_lupusburg(players: int, rng: random.Random) -> Deal:
             placed = ("townsfolk", "townsfolk")
         characters.append(placed)
         chests.append(chest)
-    return Deal(characters=tuple(characters), chests=tuple(chests), burgomaster=0)
+    # "The owner of the game takes the Burgomaster, or gives it to a player at random."
+    return Deal(
+        characters=tuple(characters), chests=tuple(chests), burgomaster=rng.randrange(players)
+    )
 
 
 def seat_names(players: int) -> list[str]:

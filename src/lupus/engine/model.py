@@ -49,12 +49,17 @@ class Prompt(NamedTuple):
     unordered: bool = False
 
     def normalize(self, args: Args) -> Args:
+        """The canonical order of a set of targets: seats in seat order."""
         if self.unordered:
-            return tuple(sorted(args, key=str))
+            return tuple(sorted(args, key=_arg_order))
         return args
 
     def allows(self, args: Args) -> bool:
         return self.normalize(args) in self.choices
+
+
+def _arg_order(arg: Arg) -> tuple[int, str]:
+    return (arg, "") if isinstance(arg, int) else (-1, arg)
 
 
 PUBLIC: Final[frozenset[int] | None] = None

@@ -73,8 +73,19 @@ class View(NamedTuple):
         return role
 
     def dead(self) -> set[int]:
-        """Players the view knows to be out of the game (deaths are public)."""
-        return {int(str(ev.data["player"])) for ev in self.events if ev.kind == "death"}
+        """Players the view knows to be out of the game (deaths are public); in
+        Lupusburg a player is out once both of his characters are."""
+        dead: set[int] = set()
+        characters_lost: dict[int, int] = {}
+        for ev in self.events:
+            if ev.kind == "death":
+                dead.add(int(str(ev.data["player"])))
+            elif ev.kind == "character_dies":
+                seat = int(str(ev.data["player"]))
+                characters_lost[seat] = characters_lost.get(seat, 0) + 1
+                if characters_lost[seat] == 2:
+                    dead.add(seat)
+        return dead
 
     def alive(self) -> list[int]:
         dead = self.dead()
@@ -129,6 +140,8 @@ class Ledger:
 
 
 def view_of(game: Game, seat: int) -> View:
+    if seat != LEADER and not 0 <= seat < game.n:
+        raise ValueError(f"there is no seat {seat} (seats 0 to {game.n - 1}, or LEADER)")
     return View(
         seat,
         game.public,

@@ -424,11 +424,13 @@ class _Player:
         wanted: Sequence[tuple[SimConfig, int]],
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        work: list[tuple[str, SimConfig, int, int]] = []
-        for config, upto in wanted:
+        goals: dict[str, tuple[SimConfig, int]] = {}
+        for config, upto in wanted:  # a composition asked twice is played once
             name = f"{config.players}:{key(config.counts)}"
-            if name in self.failed:
-                continue
+            if name not in self.failed and upto > goals.get(name, (config, 0))[1]:
+                goals[name] = (config, upto)
+        work: list[tuple[str, SimConfig, int, int]] = []
+        for name, (config, upto) in goals.items():
             have = self.tallies.setdefault(name, Tally()).games
             for a, b in chunks(upto - have, CHUNK):
                 work.append((name, config, have + a, have + b))

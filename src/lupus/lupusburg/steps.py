@@ -25,11 +25,19 @@ class Turn(Step):
     def __init__(self) -> None:
         self.actor: int | None = None
         self.choice: Action | None = None
+        self._offered: list[Prompt] | None = None
 
     def prompts(self, game: object) -> list[Prompt]:
         if self.actor is None or self.choice is not None:
             return []
-        return self.options(lgame(game), self.actor)
+        # The options only change when a decision is recorded (then the game calls
+        # forget_prompts), so they are built once per decision, not once per question.
+        if self._offered is None:
+            self._offered = self.options(lgame(game), self.actor)
+        return self._offered
+
+    def forget_prompts(self) -> None:
+        self._offered = None
 
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
         return []
@@ -297,6 +305,11 @@ class SecondVoting(Step):
 
     def prompts(self, game: object) -> list[Prompt]:
         return [Prompt(s, "ballot", houses(self.suspects)) for s in self.waiting(game)]
+
+    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
+        if self.owed.get(actor, 0) <= 0:
+            return []
+        return [Prompt(actor, "ballot", houses(self.suspects))]
 
     def waiting(self, game: object) -> list[int]:
         return [s for s, owed in self.owed.items() if owed > 0]

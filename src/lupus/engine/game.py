@@ -286,6 +286,12 @@ def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str
     return values
 
 
+def pick_one(rng: random.Random, tied: list[int]) -> int:
+    """The only one, or one drawn by the game's generator: it draws only on a real tie,
+    so a replay consumes the generator exactly as the original game did."""
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
 def plurality(tally: dict[int, int]) -> list[int]:
     """The seats with the most votes (several on a tie; none when nobody got a vote)."""
     if not tally:

@@ -10,6 +10,7 @@ round.
 
 from __future__ import annotations
 
+from lupus.engine.game import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats, tally
@@ -44,11 +45,8 @@ class ElectionStep(Ballot):
     def resolve(self, g: VillageGame) -> None:
         assert self.candidates is not None
         votes = tally(self.picked(v, "elect") for v in self.voters)
-        if votes:
-            top = max(votes.values())
-            tied = sorted(s for s, n in votes.items() if n == top)
-        else:
-            tied = [c for c in self.candidates if g.alive[c]]
+        # Nobody voted: a tie among every candidate.
+        tied = plurality(votes) if votes else [c for c in self.candidates if g.alive[c]]
         if len(tied) == 1:
             appoint(g, tied[0], "elected")
         elif self.round == 1:

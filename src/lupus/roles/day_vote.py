@@ -8,6 +8,7 @@ be changed until the step resolves.
 
 from __future__ import annotations
 
+from lupus.engine.game import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -50,8 +51,7 @@ class VoteStep(Ballot):
         if not tally:
             g.emit("no_elimination", None, reason="no_votes")
             return
-        top = max(tally.values())
-        tied = sorted(s for s, n in tally.items() if n == top)
+        tied = plurality(tally)
         if len(tied) == 1:
             g.kill(tied[0], "vote")
             return

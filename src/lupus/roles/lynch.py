@@ -7,6 +7,7 @@ the reference game whose random play has an exact solution (see ``lupus.sim.theo
 
 from __future__ import annotations
 
+from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats, tally
@@ -32,8 +33,7 @@ class LynchStep(Ballot):
         if not votes:
             g.emit("no_elimination", None, reason="no_votes")
             return
-        top = max(votes.values())
-        tied = sorted(s for s, n in votes.items() if n == top)
+        tied = plurality(votes)
         if len(tied) > 1:
             g.emit("tie", None, players=tied, vote="vote")
-        g.kill(tied[0] if len(tied) == 1 else g.rng.choice(tied), "vote")
+        g.kill(pick_one(g.rng, tied), "vote")

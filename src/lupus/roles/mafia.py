@@ -11,6 +11,7 @@ There is no way to stay asleep. Whether the attack lands is settled after the pr
 
 from __future__ import annotations
 
+from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats, tally
@@ -48,10 +49,6 @@ class MafiaStep(Ballot):
 
     def resolve(self, g: VillageGame) -> None:
         named = tally(self.targets())
-        victim: int | None = None
-        if named:
-            top = max(named.values())
-            tied = sorted(s for s, v in named.items() if v == top)
-            victim = tied[0] if len(tied) == 1 else g.rng.choice(tied)
+        victim = pick_one(g.rng, plurality(named)) if named else None
         g.emit("pack_victim", self.voters, target=victim)
         g.night.victim = victim

@@ -8,6 +8,7 @@ The Little Girl acts during this step (see ``little_girl``).
 
 from __future__ import annotations
 
+from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles import little_girl
@@ -44,11 +45,7 @@ class WerewolvesStep(Ballot):
             g.finish(starved, "starvation")
             return
         named = tally(self.picked(w, "kill") for w in awake)
-        victim: int | None = None
-        if named:
-            top = max(named.values())
-            tied = sorted(s for s, v in named.items() if v == top)
-            victim = tied[0] if len(tied) == 1 else g.rng.choice(tied)
+        victim = pick_one(g.rng, plurality(named)) if named else None
         g.emit("pack_victim", self.den, target=victim)
         for girl in self.voters:
             if girl not in self.pack and self.choice.get(girl, Action(girl, "pass")).verb == "spy":

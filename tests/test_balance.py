@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from lupus.cli import app
 from lupus.engine.errors import SetupError
 from lupus.rulebooks import load
+from lupus.sim import SimConfig, simulate
 from lupus.sim import balance as bal
 
 runner = CliRunner()
@@ -107,9 +108,20 @@ def test_search_ranks_by_distance_from_even_odds() -> None:
     assert all(s.games == 40 for s in count.best)
     assert all(abs(s.p - 0.5) == pytest.approx(s.distance) for s in count.best)
     assert count.recommended is not None and count.recommended.games == 40
-    assert count.recommended.counts == {"werewolf": 2, "seer": 1, "villager": 5}
+    assert count.recommended.counts == load("werewolf").compositions["8"]
     # The finalists are at least as close as any composition dropped at the last round.
     assert count.games_played > 4 * 40
+
+
+def test_a_composition_scores_what_lupus_simulate_reports() -> None:
+    counts = {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4}
+    config = SimConfig("werewolf", 8, counts, {}, {"*": "random"}, 5)
+    player = bal._Player(1)
+    player.play([(config, 15), (config, 15)])  # asked twice, played once
+    player.play([(config, 40)])  # then topped up to 40 games
+    tally = player.tally(config)
+    assert tally is not None and tally.games == 40
+    assert tally.wins == simulate(config, 40).tally.wins
 
 
 def test_lupusburg_is_scored_against_one_over_players() -> None:
@@ -145,7 +157,15 @@ def test_balance_json_shape() -> None:
         assert count["target"] == 0.5
         assert 1 <= len(count["best"]) <= 2
         for entry in [*count["best"], count["recommended"]]:
-            assert set(entry) >= {"composition", "games", "p", "ci95", "distance", "win_rate"}
+            assert set(entry) >= {
+                "composition",
+                "games",
+                "p",
+                "ci95",
+                "distance",
+                "win_rate",
+                "no_winner",
+            }
             lo, hi = entry["ci95"]
             assert lo <= entry["p"] <= hi
             assert set(entry["win_rate"]) == {"town", "mafia"}

@@ -5,7 +5,10 @@ size in a range, every special role from 0 to its ``max`` in sets of ``comes_in`
 filler role making up the rest, two extra cards with a thief), then spends its games by
 successive halving: every candidate plays a few games, the third closest to the target
 plays three times as many, and so on until the ``top`` finalists have played ``games``
-games each. The rulebook's recommended composition is played to ``games`` too.
+games each. The rulebook's recommended composition is played to ``games`` too, and is
+ranked with the finalists. Each round but the last judges a composition on its own games
+shrunk towards an additive logistic model fitted on every composition's games (see
+`pooled_model`), so that a handful of games each is enough to drop the hopeless ones.
 
 Fair means:
 
@@ -235,6 +238,7 @@ class Scored:
                 }
                 for f in self.factions
             },
+            "no_winner": g - sum(self.tally.wins.values()),
             "mean_days": self.tally.days / g if g else 0.0,
         }
 
@@ -564,7 +568,9 @@ def search(
                 error = player.error(config(n, recommended))
                 if error:
                     rejected[key(recommended)] = error
-            best = sorted((s for c in alive if (s := score(n, c)) is not None), key=Scored.rank_key)
+            # The recommended composition, played as long as the finalists, competes too.
+            final = alive + [c for c in pool if c == recommended and c not in alive]
+            best = sorted((s for c in final if (s := score(n, c)) is not None), key=Scored.rank_key)
             results.append(
                 CountResult(
                     players=n,
@@ -615,8 +621,8 @@ def plot(result: BalanceResult, path: str, title: str | None = None) -> None:
             0.08,
         ),
     ]
-    if result.rules == "lupusburg":
-        series = series[1:]
+    if result.rules == "lupusburg":  # one deck: the best is the recommended
+        series = [(label, points, marker, 0.0) for label, points, marker, _ in series[1:]]
     for label, points, marker, shift in series:
         if not points:
             continue

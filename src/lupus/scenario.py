@@ -7,6 +7,7 @@ contract is documented in docs/scenarios.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,12 +93,7 @@ def setup(scenario: Scenario) -> Game:
             return _setup_lupusburg(scenario)
         if scenario.roles is None:
             raise ScenarioError("roles: missing (name -> role id for every player)")
-        missing = [p for p in players if p not in scenario.roles]
-        extra = [name for name in scenario.roles if name not in players]
-        if missing:
-            raise ScenarioError(f"roles: no role for {', '.join(missing)}")
-        if extra:
-            raise ScenarioError(f"roles: {', '.join(extra)} is not among the players")
+        _every_player("roles", scenario.roles, players, "no role for")
         roles = [scenario.roles[p] for p in players]
         return new_game(
             scenario.rules, players, roles, scenario.extra_cards, scenario.options, scenario.seed
@@ -106,6 +102,16 @@ def setup(scenario: Scenario) -> Game:
         raise
     except LupusError as exc:
         raise ScenarioError(str(exc)) from exc
+
+
+def _every_player(what: str, table: Mapping[str, object], players: list[str], gap: str) -> None:
+    """A per-player table must name every player, and nobody else."""
+    missing = [p for p in players if p not in table]
+    extra = [name for name in table if name not in players]
+    if missing:
+        raise ScenarioError(f"{what}: {gap} {', '.join(missing)}")
+    if extra:
+        raise ScenarioError(f"{what}: {', '.join(extra)} is not among the players")
 
 
 def _setup_lupusburg(scenario: Scenario) -> Game:
@@ -117,13 +123,8 @@ def _setup_lupusburg(scenario: Scenario) -> Game:
         raise ScenarioError("roles: Lupusburg deals characters, use `characters` and `chests`")
     if scenario.characters is None or scenario.chests is None:
         raise ScenarioError("characters and chests: both are needed for Lupusburg")
-    for what, table in (("characters", scenario.characters), ("chests", scenario.chests)):
-        missing = [p for p in players if p not in table]
-        extra = [name for name in table if name not in players]
-        if missing:
-            raise ScenarioError(f"{what}: nothing for {', '.join(missing)}")
-        if extra:
-            raise ScenarioError(f"{what}: {', '.join(extra)} is not among the players")
+    _every_player("characters", scenario.characters, players, "nothing for")
+    _every_player("chests", scenario.chests, players, "nothing for")
     if scenario.burgomaster is not None and scenario.burgomaster not in players:
         raise ScenarioError(f"burgomaster: {scenario.burgomaster!r} is not among the players")
     book = load(scenario.rules)

@@ -6,8 +6,8 @@ Pure: the caller hands in the random generator, so a seed gives the same deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.schema import Rulebook
@@ -22,7 +22,6 @@ class Deal:
     characters: tuple[tuple[str, str], ...] = ()
     chests: tuple[int, ...] = ()
     burgomaster: int = 0
-    notes: dict[str, object] = field(default_factory=dict)
 
 
 def composition(book: Rulebook, players: int) -> dict[str, int]:
@@ -98,9 +97,3 @@ def parse_counts(text: str) -> dict[str, int]:
         except ValueError as exc:
             raise SetupError(f"--roles: {part!r} is not role=count") from exc
     return counts
-
-
-def check_counts(book: Rulebook, counts: Sequence[str] | Mapping[str, int]) -> None:
-    for role in counts:
-        if role not in book.roles:
-            raise SetupError(f"unknown role {role!r} in {book.id}")

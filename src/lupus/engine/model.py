@@ -62,9 +62,6 @@ def _arg_order(arg: Arg) -> tuple[int, str]:
     return (arg, "") if isinstance(arg, int) else (-1, arg)
 
 
-PUBLIC: Final[frozenset[int] | None] = None
-
-
 class Event(NamedTuple):
     """Something that happened, with its audience.
 
@@ -79,9 +76,6 @@ class Event(NamedTuple):
     data: Mapping[str, object]
     phase: str
     number: int
-
-    def visible_to(self, seat: int) -> bool:
-        return self.audience is None or seat == LEADER or seat in self.audience
 
 
 @dataclass(frozen=True, slots=True)

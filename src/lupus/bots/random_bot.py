@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from lupus.bots.base import PASSIVE
+from lupus.engine.draw import below
 from lupus.engine.model import Action
 from lupus.engine.views import View
 
@@ -23,7 +24,7 @@ class RandomBot:
         if len(pool) == 1:
             # One verb, the usual case: the same draw as below, without listing the pairs.
             only = pool[0]
-            return Action(view.seat, only.verb, only.choices[rng.randrange(len(only.choices))])
+            return Action(view.seat, only.verb, only.choices[below(rng, len(only.choices))])
         choices = [(p.verb, args) for p in pool for args in p.choices]
-        verb, args = choices[rng.randrange(len(choices))]
+        verb, args = choices[below(rng, len(choices))]
         return Action(view.seat, verb, args)

@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from lupus.engine.draw import below, choice, shuffle
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.schema import Rulebook
 
@@ -45,7 +46,7 @@ def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Ra
         raise SetupError(f"{len(deck)} cards for {players} players{extra}")
     pack = book.tagged(book.mechanics.pack_tag)
     for _ in range(1000):
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
         if "thief" not in roles:
             extra_cards = ()
@@ -59,7 +60,7 @@ def deal_lupusburg(players: int, rng: random.Random) -> Deal:
     place them: the Werewolf and the Thief never under the chest house."""
     deck = ["werewolf", "thief"] + ["townsfolk"] * (2 * players - 2)
     while True:
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         pairs = [deck[2 * i : 2 * i + 2] for i in range(players)]
         if not any("werewolf" in p and "thief" in p for p in pairs):
             break
@@ -68,17 +69,15 @@ def deal_lupusburg(players: int, rng: random.Random) -> Deal:
     for pair in pairs:
         special = [c for c in pair if c != "townsfolk"]
         if special:
-            chest = rng.choice((1, 2))
+            chest = choice(rng, (1, 2))
             placed = ("townsfolk", special[0]) if chest == 1 else (special[0], "townsfolk")
         else:
-            chest = rng.choice((1, 2))
+            chest = choice(rng, (1, 2))
             placed = ("townsfolk", "townsfolk")
         characters.append(placed)
         chests.append(chest)
     # "The owner of the game takes the Burgomaster, or gives it to a player at random."
-    return Deal(
-        characters=tuple(characters), chests=tuple(chests), burgomaster=rng.randrange(players)
-    )
+    return Deal(characters=tuple(characters), chests=tuple(chests), burgomaster=below(rng, players))
 
 
 def seat_names(players: int) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any, Generic
 
 from typing_extensions import TypeVar
 
+from lupus.engine import draw
 from lupus.engine.errors import IllegalAction
 from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
@@ -127,10 +128,15 @@ class Game:
     def finished(self) -> bool:
         return self.outcome is not None
 
-    def emit(self, kind: str, audience: Iterable[int] | None = None, /, **data: object) -> None:
-        """Record an event; ``audience`` None means everyone, [] the leader alone."""
-        aud = None if audience is None else frozenset(audience)
-        self.ledger.record(Event(kind, aud, data, self.phase, self.number))
+    def emit(
+        self, event_kind: str, event_audience: Iterable[int] | None = None, /, **data: object
+    ) -> None:
+        """Record an event; ``audience`` None means everyone, [] the leader alone.
+
+        (The positional names are unusual so that no event field can clash with them.)
+        """
+        aud = None if event_audience is None else frozenset(event_audience)
+        self.ledger.record(Event(event_kind, aud, data, self.phase, self.number))
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
@@ -142,14 +148,16 @@ class Game:
         self.agenda.clear()
 
     def _advance(self) -> None:
-        while self.outcome is None:
+        # ``finished``, not ``self.outcome is None``: a step's resolve may end the game,
+        # which a narrowed attribute would not see (and compiled code would check).
+        while not self.finished:
             step = self.step
             if step is not None:
                 if not step.complete(self):
                     return
                 self.step = None
                 step.resolve(self)
-                if self.outcome is None:
+                if not self.finished:
                     self.after_resolve()
                 continue
             if not self.agenda:
@@ -289,7 +297,7 @@ def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str
 def pick_one(rng: random.Random, tied: list[int]) -> int:
     """The only one, or one drawn by the game's generator: it draws only on a real tie,
     so a replay consumes the generator exactly as the original game did."""
-    return tied[0] if len(tied) == 1 else rng.choice(tied)
+    return tied[0] if len(tied) == 1 else draw.choice(rng, tied)
 
 
 def plurality(tally: dict[int, int]) -> list[int]:

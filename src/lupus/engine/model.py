@@ -4,17 +4,18 @@ Seats are plain ints (0 = first player clockwise) so the hot loop of a simulatio
 hashes strings; names only appear at the edges (scenario files, narration, web).
 
 The three types a game builds at every decision (``Action``, ``Prompt``, ``Event``) are
-named tuples: immutable like a frozen dataclass, with the same fields, keyword
-construction and ``repr``, and about three times cheaper to build (a frozen dataclass
-sets each field through ``object.__setattr__``), which a simulation does a hundred
-times a game. The rare ones (``Death``, ``Outcome``) stay frozen dataclasses.
+small final classes with ``Final`` fields: immutable (assigning a field raises), equal
+and hashed by value, keyword construction and a dataclass-like ``repr``. Compiled by
+mypyc (see ``setup.py``) they build in about 30 ns, seven times faster than a named
+tuple and thirteen times faster than a frozen dataclass, which a simulation does a
+hundred times a game. The rare ones (``Death``, ``Outcome``) stay frozen dataclasses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Final, final
 
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
@@ -23,19 +24,36 @@ Arg = int | str
 Args = tuple[Arg, ...]
 
 
-class Action(NamedTuple):
+@final
+class Action:
     """One decision: who (a seat or LEADER), which verb, with which arguments.
 
     Arguments are seats for targets, or ids such as a card's role id; the prompt that
     allowed the verb lists every legal argument tuple.
     """
 
-    actor: int
-    verb: str
-    args: Args = ()
+    __slots__ = ("actor", "args", "verb")
+    __match_args__ = ("actor", "verb", "args")
+
+    def __init__(self, actor: int, verb: str, args: Args = ()) -> None:
+        self.actor: Final = actor
+        self.verb: Final = verb
+        self.args: Final = args
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.actor == other.actor and self.verb == other.verb and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.actor, self.verb, self.args))
+
+    def __repr__(self) -> str:
+        return f"Action(actor={self.actor!r}, verb={self.verb!r}, args={self.args!r})"
 
 
-class Prompt(NamedTuple):
+@final
+class Prompt:
     """A decision someone owes the game now, with every legal argument tuple.
 
     ``choices`` holds complete argument tuples (``()`` for a verb without arguments), so
@@ -43,10 +61,16 @@ class Prompt(NamedTuple):
     lookup. ``unordered`` marks verbs whose targets form a set (Cupid's pair).
     """
 
-    actor: int
-    verb: str
-    choices: tuple[Args, ...]
-    unordered: bool = False
+    __slots__ = ("actor", "choices", "unordered", "verb")
+    __match_args__ = ("actor", "verb", "choices", "unordered")
+
+    def __init__(
+        self, actor: int, verb: str, choices: tuple[Args, ...], unordered: bool = False
+    ) -> None:
+        self.actor: Final = actor
+        self.verb: Final = verb
+        self.choices: Final = choices
+        self.unordered: Final = unordered
 
     def normalize(self, args: Args) -> Args:
         """The canonical order of a set of targets: seats in seat order."""
@@ -57,12 +81,32 @@ class Prompt(NamedTuple):
     def allows(self, args: Args) -> bool:
         return self.normalize(args) in self.choices
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Prompt):
+            return NotImplemented
+        return (
+            self.actor == other.actor
+            and self.verb == other.verb
+            and self.choices == other.choices
+            and self.unordered == other.unordered
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.actor, self.verb, self.choices, self.unordered))
+
+    def __repr__(self) -> str:
+        return (
+            f"Prompt(actor={self.actor!r}, verb={self.verb!r}, choices={self.choices!r}, "
+            f"unordered={self.unordered!r})"
+        )
+
 
 def _arg_order(arg: Arg) -> tuple[int, str]:
     return (arg, "") if isinstance(arg, int) else (-1, arg)
 
 
-class Event(NamedTuple):
+@final
+class Event:
     """Something that happened, with its audience.
 
     ``audience`` is None for everyone, otherwise the seats that may see it; the game
@@ -71,11 +115,41 @@ class Event(NamedTuple):
     the secrecy property tests can find every such fact.
     """
 
-    kind: str
-    audience: frozenset[int] | None
-    data: Mapping[str, object]
-    phase: str
-    number: int
+    __slots__ = ("audience", "data", "kind", "number", "phase")
+    __match_args__ = ("kind", "audience", "data", "phase", "number")
+
+    def __init__(
+        self,
+        kind: str,
+        audience: frozenset[int] | None,
+        data: Mapping[str, object],
+        phase: str,
+        number: int,
+    ) -> None:
+        self.kind: Final = kind
+        self.audience: Final = audience
+        self.data: Final = data
+        self.phase: Final = phase
+        self.number: Final = number
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.audience == other.audience
+            and self.data == other.data
+            and self.phase == other.phase
+            and self.number == other.number
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # its data is a dict
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(kind={self.kind!r}, audience={self.audience!r}, data={self.data!r}, "
+            f"phase={self.phase!r}, number={self.number!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, final
 
 from lupus.engine.model import LEADER, Event, Prompt
 from lupus.rulebooks.schema import OptionValue
@@ -32,21 +32,58 @@ class PublicSetup:
     options: Mapping[str, OptionValue]
 
 
-class View(NamedTuple):
+@final
+class View:
     """What one seat may know now (the leader's view: everything).
 
-    A named tuple, so that a simulation can afford one at every decision; the public
-    setup is one shared, read-only object, and ``options`` is copied only when read.
+    A small immutable object, so that a simulation can afford one at every decision:
+    the public setup is one shared, read-only object, ``events`` a snapshot tuple of the
+    seat's own share of the ledger, and ``options`` is copied only when read.
     """
 
-    seat: int
-    setup: PublicSetup
-    phase: str
-    number: int
-    events: tuple[Event, ...]
-    prompts: tuple[Prompt, ...]
-    finished: bool
-    state_id: int
+    __slots__ = ("events", "finished", "number", "phase", "prompts", "seat", "setup", "state_id")
+    __match_args__ = (
+        "seat",
+        "setup",
+        "phase",
+        "number",
+        "events",
+        "prompts",
+        "finished",
+        "state_id",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        setup: PublicSetup,
+        phase: str,
+        number: int,
+        events: tuple[Event, ...],
+        prompts: tuple[Prompt, ...],
+        finished: bool,
+        state_id: int,
+    ) -> None:
+        self.seat: Final = seat
+        self.setup: Final = setup
+        self.phase: Final = phase
+        self.number: Final = number
+        self.events: Final = events
+        self.prompts: Final = prompts
+        self.finished: Final = finished
+        self.state_id: Final = state_id
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, View):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in View.__match_args__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"View(seat={self.seat!r}, phase={self.phase!r}, number={self.number!r}, " + (
+            f"events={len(self.events)}, prompts={self.prompts!r}, finished={self.finished!r})"
+        )
 
     @property
     def rulebook(self) -> str:

@@ -198,12 +198,12 @@ class VillageGame(Game):
         """Whether public news waits for dawn (it is night and the village sleeps)."""
         return self.phase == "night" and not self.night.dawned
 
-    def announce(self, kind: str, /, **data: object) -> None:
+    def announce(self, event_kind: str, /, **data: object) -> None:
         """A public event now, or at dawn if the village sleeps."""
         if self.holding():
-            self.night.news.append((kind, data))
+            self.night.news.append((event_kind, data))
         else:
-            self.emit(kind, None, **data)
+            self.emit(event_kind, None, **data)
 
     def release_news(self) -> None:
         """Dawn: the village hears, in order, what happened while it slept."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step
 from lupus.engine.model import Action, Death, Outcome, Prompt
@@ -42,7 +43,7 @@ class LupusburgGame(Game):
         self.burgomaster = burgomaster
         if bag is None:
             coins = list(self.spec.bag)
-            self.rng.shuffle(coins)
+            shuffle(self.rng, coins)
         else:
             coins = list(bag)
         self.bag: list[int] = coins

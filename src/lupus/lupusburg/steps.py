@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from lupus.engine.draw import choice, shuffle
 from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt
 from lupus.lupusburg.game import LupusburgGame
@@ -211,7 +212,7 @@ class PrivilegeStep(Turn):
         g = lgame(game)
         if self.seen is not None and self.shown is None and self.actor is not None:
             mine = [h for h in g.houses_of(self.actor) if g.alive_house[h]]
-            self.act(g, Action(self.actor, "show", (g.rng.choice(mine),)))
+            self.act(g, Action(self.actor, "show", (choice(g.rng, mine),)))
 
 
 class BetTurn(Turn):
@@ -228,7 +229,7 @@ class BetTurn(Turn):
         if g.bets[self.seat] is not None or g.finished:
             return False
         if g.shuffle_draws:
-            g.rng.shuffle(g.bag)
+            shuffle(g.rng, g.bag)
         self.actor = self.seat
         return True
 

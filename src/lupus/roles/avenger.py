@@ -20,7 +20,7 @@ CAUSE = "shot"
 
 class AvengerStep(Ballot):
     id = "avenger"
-    wake = "avenger"
+    wake: str | None = "avenger"
 
     def begin(self, g: VillageGame) -> bool:
         if not g.murdered("night", g.number - 1):

@@ -10,6 +10,7 @@ round.
 
 from __future__ import annotations
 
+from lupus.engine.draw import choice
 from lupus.engine.game import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
@@ -54,7 +55,7 @@ class ElectionStep(Ballot):
             g.push_front(ElectionStep(tuple(tied)))
         else:
             g.emit("tie", None, players=tied, vote="election")
-            appoint(g, g.rng.choice(tied), "drawn")
+            appoint(g, choice(g.rng, tied), "drawn")
 
 
 class SuccessionStep(Ballot):

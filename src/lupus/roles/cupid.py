@@ -16,7 +16,7 @@ from lupus.roles.base import Ballot, VillageStep
 
 class CupidStep(Ballot):
     id = "cupid"
-    wake = "cupid"
+    wake: str | None = "cupid"
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("cupid")

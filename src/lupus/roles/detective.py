@@ -14,7 +14,7 @@ from lupus.roles.base import Ballot, seats
 
 class DetectiveStep(Ballot):
     id = "detective"
-    wake = "detective"
+    wake: str | None = "detective"
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("detective")

@@ -19,7 +19,7 @@ from lupus.roles.base import Ballot, seats
 
 class DoctorStep(Ballot):
     id = "doctor"
-    wake = "doctor"
+    wake: str | None = "doctor"
 
     def begin(self, g: VillageGame) -> bool:
         if not g.in_deck(self.wake or self.id):

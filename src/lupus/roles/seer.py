@@ -9,7 +9,7 @@ from lupus.roles.base import Ballot, seats
 
 class SeerStep(Ballot):
     id = "seer"
-    wake = "seer"
+    wake: str | None = "seer"
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("seer")

@@ -13,7 +13,7 @@ from lupus.roles.base import Ballot
 
 class ThiefStep(Ballot):
     id = "thief"
-    wake = "thief"
+    wake: str | None = "thief"
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("thief")

@@ -14,7 +14,7 @@ from lupus.roles.base import Ballot, seats
 
 class WitchStep(Ballot):
     id = "witch"
-    wake = "witch"
+    wake: str | None = "witch"
     options_follow_decisions = True  # a potion used is no longer offered
 
     def who(self, g: VillageGame) -> list[int]:

@@ -1,0 +1,42 @@
+"""Random draws, exactly as the standard library's ``random.Random`` makes them.
+
+``random.Random.randrange``, ``choice`` and ``shuffle`` are written in Python on top of
+the C method ``getrandbits``. These functions are the same algorithms (CPython 3.11 to
+3.13: rejection sampling on ``n.bit_length()`` bits, a Fisher-Yates shuffle from the
+end), so a seed gives the same game with either; compiled with the engine (see
+``setup.py``) they skip two interpreted frames per draw, which a simulated game makes
+dozens of times. ``tests/test_draw.py`` checks them against the standard library.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform integer in ``[0, n)``: ``rng.randrange(n)``."""
+    if n <= 0:
+        raise ValueError(f"empty range for below({n})")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def choice(rng: random.Random, items: Sequence[T]) -> T:
+    """A uniform element: ``rng.choice(items)``."""
+    if not items:
+        raise IndexError("cannot choose from an empty sequence")
+    return items[below(rng, len(items))]
+
+
+def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
+    """Shuffle in place: ``rng.shuffle(items)``."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]

@@ -81,7 +81,7 @@ def clone(obj: object) -> object:
     if obj is None or isinstance(obj, bool | int | float | str):
         return obj
     if isinstance(obj, View | Event | Prompt | Action):  # the engine's value types
-        return type(obj)(*(clone(getattr(obj, f)) for f in type(obj).__match_args__))
+        return type(obj)(*(clone(getattr(obj, f)) for f in type(obj).FIELDS))
     if isinstance(obj, tuple | list | frozenset | set):
         return type(obj)(clone(x) for x in obj)
     if isinstance(obj, MappingProxyType):

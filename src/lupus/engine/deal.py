@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from lupus.engine.draw import below, choice, shuffle
 from lupus.engine.errors import SetupError
+from lupus.engine.village import rule_facts
 from lupus.rulebooks.schema import Rulebook
 
 
@@ -44,7 +45,7 @@ def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Ra
     if len(deck) != wanted:
         extra = " (a thief needs two extra cards)" if thief else ""
         raise SetupError(f"{len(deck)} cards for {players} players{extra}")
-    pack = book.tagged(book.mechanics.pack_tag)
+    pack = rule_facts(book).pack
     for _ in range(1000):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])

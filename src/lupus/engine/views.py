@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, final
+from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from lupus.engine.model import LEADER, Event, Prompt
 from lupus.rulebooks.schema import OptionValue
@@ -42,7 +42,7 @@ class View:
     """
 
     __slots__ = ("events", "finished", "number", "phase", "prompts", "seat", "setup", "state_id")
-    __match_args__ = (
+    FIELDS: ClassVar[tuple[str, ...]] = (  # in the constructor's order
         "seat",
         "setup",
         "phase",
@@ -76,7 +76,16 @@ class View:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, View):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in View.__match_args__)
+        return (
+            self.seat == other.seat
+            and self.setup == other.setup
+            and self.phase == other.phase
+            and self.number == other.number
+            and self.events == other.events
+            and self.prompts == other.prompts
+            and self.finished == other.finished
+            and self.state_id == other.state_id
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

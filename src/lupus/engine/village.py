@@ -7,11 +7,10 @@ What each role does lives in ``lupus.roles``, one module per role.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, final
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import Game, Step
@@ -64,6 +63,36 @@ def role_steps() -> RoleSteps:
     return RoleSteps(STEPS, DEATH_HOOKS, PhaseStart, Dawn, WinCheck)
 
 
+@final
+class RuleFacts:
+    """What games read from their rulebook over and over, derived once per rulebook.
+
+    A rulebook is a validated pydantic model: reading its fields from compiled code is
+    a Python attribute lookup, and some answers (the pack's roles) are computed. A
+    simulation sets up a game every few dozen microseconds, so each rulebook's derived
+    facts, and the card multisets already found playable under it, are kept here.
+    """
+
+    def __init__(self, book: Rulebook) -> None:
+        self.pack: frozenset[str] = book.tagged(book.mechanics.pack_tag)
+        self.faction_of_role: dict[str, str] = {r: s.faction for r, s in book.roles.items()}
+        # (sorted cards dealt, sorted extra cards, quick game) that passed every check
+        self.playable: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
+
+
+_FACTS: dict[int, tuple[Rulebook, RuleFacts]] = {}
+
+
+def rule_facts(book: Rulebook) -> RuleFacts:
+    """The facts of ``book``, derived on first use (keyed by identity: books are not
+    hashable, and the entry keeps its book alive so that the identity stays its own)."""
+    entry = _FACTS.get(id(book))
+    if entry is None or entry[0] is not book:
+        entry = (book, RuleFacts(book))
+        _FACTS[id(book)] = entry
+    return entry[1]
+
+
 class VillageGame(Game):
     """A game in which each seat holds one role; the roles' steps drive it."""
 
@@ -77,15 +106,21 @@ class VillageGame(Game):
         seed: int = 0,
     ) -> None:
         super().__init__(rulebook, names, options, seed)
-        check_deal(rulebook, self.names, roles, extra_cards, self.options)
+        facts = rule_facts(rulebook)
+        cards = (tuple(sorted(roles)), tuple(sorted(extra_cards)), bool(self.options.get("quick")))
+        known = cards in facts.playable  # the cards' checks depend on the cards alone
+        if known:
+            check_names(rulebook, self.names)
+        else:
+            check_deal(rulebook, self.names, roles, extra_cards, self.options)
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
         self.alive: list[bool] = [True] * self.n
         # The living seats in order, kept by ``kill`` (the only place anyone dies).
         self.living_seats: tuple[int, ...] = tuple(range(self.n))
-        self.faction_of_role = {r: spec.faction for r, spec in rulebook.roles.items()}
-        self.deck: Counter[str] = Counter([*roles, *extra_cards])
+        self.faction_of_role = facts.faction_of_role
+        self.deck: dict[str, int] = count_cards(roles, extra_cards)
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
         self.night = NightRecord()
@@ -96,10 +131,13 @@ class VillageGame(Game):
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
         self.dirty = False
-        pack = rulebook.tagged(rulebook.mechanics.pack_tag)
-        self.pack_roles = pack
-        if self.already_won():
-            raise SetupError("this composition is decided before anyone plays (a side already won)")
+        self.pack_roles = facts.pack
+        if not known:
+            if self.already_won():
+                raise SetupError(
+                    "this composition is decided before anyone plays (a side already won)"
+                )
+            facts.playable.add(cards)
         self.emit(
             "game_starts",
             None,
@@ -147,7 +185,7 @@ class VillageGame(Game):
 
     def in_deck(self, role: str) -> bool:
         """Whether the card is in the game at all (public: the composition is announced)."""
-        return self.deck[role] > 0
+        return self.deck.get(role, 0) > 0
 
     def is_pack(self, seat: int) -> bool:
         return self.roles[seat] in self.pack_roles
@@ -310,14 +348,8 @@ class VillageGame(Game):
         self.end(Outcome(faction, winners, reason))
 
 
-def check_deal(
-    book: Rulebook,
-    names: Sequence[str],
-    roles: Sequence[str],
-    extra_cards: Sequence[str],
-    options: dict[str, OptionValue],
-) -> None:
-    """Refuse, with the reason, a deal that cannot be played under ``book``."""
+def check_names(book: Rulebook, names: Sequence[str]) -> None:
+    """Refuse names that cannot be told apart, and a table of the wrong size."""
     n = len(names)
     if len(set(names)) != n or any(not name.strip() for name in names):
         raise SetupError("player names must be unique and not empty")
@@ -327,12 +359,33 @@ def check_deal(
         raise SetupError(
             f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
         )
+
+
+def count_cards(*cards: Sequence[str]) -> dict[str, int]:
+    """How many of each card (a plain dict: ``Counter`` is interpreted code)."""
+    counts: dict[str, int] = {}
+    for group in cards:
+        for card in group:
+            counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def check_deal(
+    book: Rulebook,
+    names: Sequence[str],
+    roles: Sequence[str],
+    extra_cards: Sequence[str],
+    options: dict[str, OptionValue],
+) -> None:
+    """Refuse, with the reason, a deal that cannot be played under ``book``."""
+    check_names(book, names)
+    n = len(names)
     if len(roles) != n:
         raise SetupError(f"{n} players need {n} role cards, got {len(roles)}")
     for role in [*roles, *extra_cards]:
         if role not in book.roles:
             raise SetupError(f"unknown role {role!r} in {book.id} (roles: {', '.join(book.roles)})")
-    counts = Counter([*roles, *extra_cards])
+    counts = count_cards(roles, extra_cards)
     for role, count in counts.items():
         most = book.roles[role].max
         if most is not None and count > most:

@@ -238,7 +238,7 @@ def check_setup(
     for seat, pair in enumerate(characters):
         if WEREWOLF in pair and THIEF in pair:
             raise SetupError(f"{names[seat]} holds both the werewolf and the thief: redeal")
-        chest = chests[seat]
+        chest: object = chests[seat]  # not an int yet: compiled code would make True a 1
         if isinstance(chest, bool) or chest not in (1, 2):
             raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {chest!r}")
         if pair[chest - 1] != TOWNSFOLK:

@@ -8,9 +8,13 @@ from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt
 from lupus.engine.village import VillageGame
 
+SEAT_ARGS: tuple[Args, ...] = tuple((seat,) for seat in range(256))
+"""The argument tuple naming each seat, built once: prompts list them by the dozen."""
+
 
 def seats(targets: list[int] | tuple[int, ...]) -> tuple[Args, ...]:
-    return tuple([(t,) for t in targets])
+    """The choices of a verb that names one seat among ``targets``."""
+    return tuple([SEAT_ARGS[t] for t in targets])
 
 
 def tally(targets: Iterable[int | None]) -> dict[int, int]:

@@ -108,7 +108,7 @@ def days_played(game: Game) -> int:
 def seat_factions(book: Rulebook, game: Game) -> list[str]:
     """The side each seat starts on, to hand it its faction's bot."""
     if isinstance(game, VillageGame):
-        return [book.roles[r].faction for r in game.dealt]
+        return [game.faction_of_role[r] for r in game.dealt]
     assert isinstance(game, LupusburgGame)
     return ["werewolf" if s == game.werewolf else "townsfolk" for s in range(game.n)]
 

@@ -1,6 +1,29 @@
 """lupus: an exact, replayable rules engine for the Werewolf family of hidden-role games."""
 
-from lupus.engine import Action, Event, Game, IllegalAction, Prompt, SetupError, View
+from pathlib import Path
+
+
+def _refuse_a_stale_build(package: Path) -> None:
+    """In a source checkout, refuse compiled modules older than their source.
+
+    ``pip install -e .`` compiles the engine in place (``setup.py``), and Python imports
+    a compiled module before its ``.py``: an edit would silently not run. Installed
+    wheels are left alone (their files' times say nothing).
+    """
+    if not (package.parent.parent / "setup.py").is_file():
+        return
+    for built in package.rglob("*.so"):
+        source = built.with_name(built.name.split(".")[0] + ".py")
+        if source.is_file() and source.stat().st_mtime > built.stat().st_mtime:
+            raise ImportError(
+                f"lupus: the compiled {built.name} is older than {source.name}; rebuild with "
+                "`pip install -e .` (or `LUPUS_COMPILE=0 pip install -e .` for pure Python)"
+            )
+
+
+_refuse_a_stale_build(Path(__file__).parent)
+
+from lupus.engine import Action, Event, Game, IllegalAction, Prompt, SetupError, View  # noqa: E402
 
 __all__ = ["Action", "Event", "Game", "IllegalAction", "Prompt", "SetupError", "View"]
 __version__ = "0.1.0"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import cast
 
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
@@ -238,7 +239,8 @@ def check_setup(
     for seat, pair in enumerate(characters):
         if WEREWOLF in pair and THIEF in pair:
             raise SetupError(f"{names[seat]} holds both the werewolf and the thief: redeal")
-        chest: object = chests[seat]  # not an int yet: compiled code would make True a 1
+        # Read as objects: compiled code would turn a True given as an int into a 1.
+        chest = cast("Sequence[object]", chests)[seat]
         if isinstance(chest, bool) or chest not in (1, 2):
             raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {chest!r}")
         if pair[chest - 1] != TOWNSFOLK:

@@ -8,6 +8,11 @@ from typing import Any
 from lupus.sim.runner import SimConfig, Tally, play_range
 
 
+def play_chunk(config: SimConfig, start: int, stop: int) -> Tally:
+    """``play_range`` as a Python function: Ray cannot wrap the compiled one."""
+    return play_range(config, start, stop)
+
+
 def run_on_ray(work: list[tuple[SimConfig, int, int]], address: str | None) -> Iterator[Tally]:
     try:
         import ray
@@ -17,7 +22,7 @@ def run_on_ray(work: list[tuple[SimConfig, int, int]], address: str | None) -> I
     if started_here:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     try:
-        remote: Any = ray.remote(play_range)
+        remote: Any = ray.remote(play_chunk)
         pending = [remote.remote(config, a, b) for config, a, b in work]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -1,0 +1,80 @@
+"""What a simulation is asked to play, and the sums it gives back.
+
+Plain (interpreted) dataclasses: they cross process boundaries and Ray's object store
+by pickling, which the compiled self-play module's classes could not do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lupus.engine.deal import composition
+from lupus.rulebooks import load
+from lupus.rulebooks.schema import OptionValue
+from lupus.sim.stats import wilson
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    rules: str
+    players: int
+    counts: Mapping[str, int] = field(default_factory=dict)
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    bots: Mapping[str, str] = field(default_factory=lambda: {"*": "random"})
+    seed: int = 0
+
+    def composition(self) -> dict[str, int]:
+        return dict(self.counts) if self.counts else composition(load(self.rules), self.players)
+
+
+@dataclass
+class Tally:
+    """Sums over games, in a form that adds up the same in any order."""
+
+    games: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    days: int = 0
+    actions: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins.update(other.wins)
+        self.days += other.days
+        self.actions += other.actions
+
+
+@dataclass
+class SimResult:
+    config: SimConfig
+    tally: Tally
+    seconds: float
+    workers: int
+
+    def as_dict(self) -> dict[str, object]:
+        t = self.tally
+        factions = list(load(self.config.rules).factions)
+        return {
+            "rules": self.config.rules,
+            "players": self.config.players,
+            "composition": self.config.composition(),
+            "options": dict(self.config.options),
+            "bots": dict(self.config.bots),
+            "seed": self.config.seed,
+            "games": t.games,
+            "wins": {f: t.wins.get(f, 0) for f in factions},
+            "win_rate": {
+                f: {
+                    "p": t.wins.get(f, 0) / t.games if t.games else 0.0,
+                    "ci95": list(wilson(t.wins.get(f, 0), t.games)),
+                }
+                for f in factions
+            },
+            "no_winner": t.games - sum(t.wins.values()),
+            "mean_days": t.days / t.games if t.games else 0.0,
+            "mean_actions": t.actions / t.games if t.games else 0.0,
+            "seconds": self.seconds,
+            "games_per_second": t.games / self.seconds if self.seconds else 0.0,
+            "workers": self.workers,
+        }

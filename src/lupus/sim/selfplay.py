@@ -1,0 +1,106 @@
+"""Seeded self-play of one game, the simulator's inner loop (compiled with the engine).
+
+Game ``i`` of a run depends only on (seed, i), never on the worker that played it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from lupus.bots.base import Bot, make_bot
+from lupus.engine.deal import deal, seat_names
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action
+from lupus.engine.setup import new_game
+from lupus.engine.village import VillageGame
+from lupus.lupusburg.game import LupusburgGame
+from lupus.rulebooks import load
+from lupus.rulebooks.schema import Rulebook
+from lupus.sim.config import SimConfig, Tally
+
+TIMER = Action(LEADER, "close")
+"""The leader closing a step, as a server's timer does."""
+
+
+MAX_ACTIONS = 20_000
+"""Some rules allow endless games (a lone mafioso against a Doctor who keeps saving
+himself and a town that never reaches a majority); after this many actions a simulated
+game stops and counts as having no winner (``no_winner`` in the results)."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def days_played(game: Game) -> int:
+    return game.number if game.phase == "day" else max(0, game.number - 1)
+
+
+def seat_factions(book: Rulebook, game: Game) -> list[str]:
+    """The side each seat starts on, to hand it its faction's bot."""
+    if isinstance(game, VillageGame):
+        return [game.faction_of_role[r] for r in game.dealt]
+    assert isinstance(game, LupusburgGame)
+    return ["werewolf" if s == game.werewolf else "townsfolk" for s in range(game.n)]
+
+
+def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tuple[Game, int]:
+    """Play game ``index`` of the run to its end; return it and its action count."""
+    book = book or load(config.rules)
+    rng = random.Random(game_seed(config.seed, index))
+    d = deal(book, config.players, config.composition(), rng)
+    game = new_game(
+        book,
+        seat_names(config.players),
+        d.roles,
+        d.extra_cards,
+        dict(config.options),
+        seed=rng.getrandbits(63),
+        characters=d.characters,
+        chests=d.chests,
+        burgomaster=d.burgomaster,
+    )
+    factions = seat_factions(book, game)
+    cache: dict[str, Bot] = {}
+
+    def bot_for(seat: int) -> Bot:
+        kind = config.bots.get(factions[seat], config.bots.get("*", "random"))
+        if kind not in cache:
+            cache[kind] = make_bot(kind, book.id)
+        return cache[kind]
+
+    bots = [bot_for(s) for s in range(game.n)]
+    actions = 0
+    step, budget = game.step, 0
+    patience = 4 * game.n
+    while not game.finished:
+        if game.step is not step:
+            step, budget = game.step, 0
+        budget += 1
+        waiting = game.waiting()
+        # The leader's timer: a step that waits on nobody, or that bots keep reopening
+        # (a mafia that cannot agree), is closed, as a server's timer would.
+        if waiting and budget <= patience:
+            seat = waiting[0]
+            game.apply(bots[seat].act(game.view(seat), rng))
+        else:
+            game.apply(TIMER)
+        actions += 1
+        if actions >= MAX_ACTIONS:
+            break  # a stalemate the rules allow: counted as a game with no winner
+    return game, actions
+
+
+def play_range(config: SimConfig, start: int, stop: int) -> Tally:
+    book = load(config.rules)
+    tally = Tally()
+    for index in range(start, stop):
+        game, actions = play_one(config, index, book)
+        tally.games += 1
+        if game.outcome is not None and game.outcome.winner is not None:
+            tally.wins[game.outcome.winner] += 1
+        tally.days += days_played(game)
+        tally.actions += actions
+    return tally

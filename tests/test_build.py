@@ -1,0 +1,66 @@
+"""The engine runs compiled where it was built so, and a stale build is refused."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import lupus
+from lupus import _refuse_a_stale_build
+
+ROOT = Path(__file__).parent.parent
+sys.path.insert(0, str(ROOT))
+try:
+    from setup import compiled_modules
+finally:
+    sys.path.remove(str(ROOT))
+
+
+def module_name(path: str) -> str:
+    dotted = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    return dotted.removesuffix(".__init__")
+
+
+@pytest.mark.skipif(os.environ.get("LUPUS_COMPILE") == "0", reason="a pure Python install")
+def test_every_module_of_the_hot_path_is_compiled() -> None:
+    names = [module_name(p) for p in compiled_modules()]
+    assert "lupus.engine.game" in names and "lupus.sim.selfplay" in names
+    for name in names:
+        module = importlib.import_module(name)
+        assert module.__file__ is not None
+        assert not module.__file__.endswith(".py"), f"{name} runs as pure Python"
+
+
+def test_the_pickled_parts_of_a_simulation_are_not_compiled() -> None:
+    names = {module_name(p) for p in compiled_modules()}
+    assert "lupus.sim.config" not in names and "lupus.sim.runner" not in names
+
+
+def test_a_compiled_module_older_than_its_source_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "setup.py").write_text("")
+    package = tmp_path / "src" / "pkg"
+    package.mkdir(parents=True)
+    built = package / "mod.cpython-311-x86_64-linux-gnu.so"
+    source = package / "mod.py"
+    built.write_bytes(b"")
+    source.write_text("")
+    os.utime(built, (1_000_000, 1_000_000))
+    with pytest.raises(ImportError, match=r"older than mod\.py"):
+        _refuse_a_stale_build(package)
+    os.utime(built, None)
+    os.utime(source, (1_000_000, 1_000_000))
+    _refuse_a_stale_build(package)  # fresh: accepted
+
+
+def test_an_installed_wheel_is_not_checked(tmp_path: Path) -> None:
+    package = tmp_path / "site-packages" / "pkg"
+    package.mkdir(parents=True)
+    (package / "mod.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (package / "mod.py").write_text("")
+    os.utime(package / "mod.cpython-311-x86_64-linux-gnu.so", (1_000_000, 1_000_000))
+    _refuse_a_stale_build(package)
+    assert lupus.__version__

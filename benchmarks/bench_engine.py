@@ -10,6 +10,9 @@ nobody, or that the bots keep reopening, is closed by the game leader. No shortc
     python benchmarks/bench_engine.py --scaling       # lupus.sim.simulate, 1..all cores
     python benchmarks/bench_engine.py --vs-peer       # werewolf against werewolf-engine
 
+The first line says whether the engine runs compiled (the default install, see
+``setup.py``) or as pure Python (``LUPUS_COMPILE=0``).
+
 ``--vs-peer`` plays lupus's werewolf games and the peer's (``peer_werewolf_engine.py``,
 ``pip install -e '.[bench]'``) in turn, a slice of each per round, in one process, so
 that both see the same machine; it prints each side's rate and the median ratio of the
@@ -136,6 +139,14 @@ def versus_peer(games: int, rounds: int) -> None:
     )
 
 
+def build() -> str:
+    """Whether the engine runs compiled (``setup.py``) or as pure Python."""
+    import lupus.engine.game
+
+    where = lupus.engine.game.__file__ or ""
+    return "pure Python" if where.endswith(".py") else "compiled with mypyc"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rules", nargs="*", help=f"any of {', '.join(BENCHES)} (default: all)")
@@ -149,6 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [r for r in args.rules if r not in BENCHES]
     if unknown:
         parser.error(f"unknown rulebook {unknown[0]!r} (known: {', '.join(BENCHES)})")
+    print(f"lupus engine: {build()}", flush=True)
     if args.scaling:
         scaling(args.games * 4, args.workers)
         return

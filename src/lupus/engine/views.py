@@ -37,11 +37,26 @@ class View:
     """What one seat may know now (the leader's view: everything).
 
     A small immutable object, so that a simulation can afford one at every decision:
-    the public setup is one shared, read-only object, ``events`` a snapshot tuple of the
-    seat's own share of the ledger, and ``options`` is copied only when read.
+    the public setup is one shared, read-only object, ``options`` is copied only when
+    read, and ``events`` is a snapshot tuple of the seat's own share of the ledger, taken
+    when first read. Until then (``View.of_share``) the view holds the seat's share, a
+    list in which the ledger only ever puts events that seat may see, and how many of
+    them were there when the view was made: a random bot, which reads only the prompts,
+    never pays for the copy.
     """
 
-    __slots__ = ("events", "finished", "number", "phase", "prompts", "seat", "setup", "state_id")
+    __slots__ = (
+        "_events",
+        "_seen",
+        "_share",
+        "finished",
+        "number",
+        "phase",
+        "prompts",
+        "seat",
+        "setup",
+        "state_id",
+    )
     FIELDS: ClassVar[tuple[str, ...]] = (  # in the constructor's order
         "seat",
         "setup",
@@ -68,10 +83,41 @@ class View:
         self.setup: Final = setup
         self.phase: Final = phase
         self.number: Final = number
-        self.events: Final = events
         self.prompts: Final = prompts
         self.finished: Final = finished
         self.state_id: Final = state_id
+        self._events: tuple[Event, ...] | None = events
+        self._share: list[Event] = []
+        self._seen = 0
+
+    @staticmethod
+    def of_share(
+        seat: int,
+        setup: PublicSetup,
+        phase: str,
+        number: int,
+        share: list[Event],
+        prompts: tuple[Prompt, ...],
+        finished: bool,
+        state_id: int,
+    ) -> View:
+        """A view whose events are the first ``len(share)`` of the seat's share, read
+        (and copied) only if asked for."""
+        view = View(seat, setup, phase, number, (), prompts, finished, state_id)
+        view._events = None
+        view._share = share
+        view._seen = len(share)
+        return view
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event this seat may see, in order, as they stood when the view was made."""
+        events = self._events
+        if events is None:
+            events = tuple(self._share[: self._seen])
+            self._events = events
+            self._share = []  # the copy is taken: let go of the live share
+        return events
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, View):
@@ -181,19 +227,20 @@ class Ledger:
             for seat in audience:
                 seen[seat].append(event)
 
-    def visible(self, seat: int) -> tuple[Event, ...]:
-        return tuple(self.all) if seat == LEADER else tuple(self.seen[seat])
+    def share(self, seat: int) -> list[Event]:
+        """The seat's own share, live: only ``View.of_share`` may hold on to it."""
+        return self.all if seat == LEADER else self.seen[seat]
 
 
 def view_of(game: Game, seat: int) -> View:
     if seat != LEADER and not 0 <= seat < game.n:
         raise ValueError(f"there is no seat {seat} (seats 0 to {game.n - 1}, or LEADER)")
-    return View(
+    return View.of_share(
         seat,
         game.public,
         game.phase,
         game.number,
-        game.ledger.visible(seat),
+        game.ledger.share(seat),
         tuple(game.open_prompts(seat)),
         game.outcome is not None,
         game.state_id,

@@ -24,8 +24,35 @@ Arg = int | str
 Args = tuple[Arg, ...]
 
 
+class Value:
+    """Equal, hashed and shown by the fields its class lists in ``FIELDS``.
+
+    The engine's value types are small final classes rather than named tuples or frozen
+    dataclasses: compiled, they build several times faster (see the module docstring).
+    A value holding a dict (an event's data) is equal by value but not hashable.
+    """
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()  # in the constructor's order
+
+    def values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self) or not isinstance(other, Value):
+            return NotImplemented
+        return self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+
 @final
-class Action:
+class Action(Value):
     """One decision: who (a seat or LEADER), which verb, with which arguments.
 
     Arguments are seats for targets, or ids such as a card's role id; the prompt that
@@ -40,20 +67,9 @@ class Action:
         self.verb: Final = verb
         self.args: Final = args
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Action):
-            return NotImplemented
-        return self.actor == other.actor and self.verb == other.verb and self.args == other.args
-
-    def __hash__(self) -> int:
-        return hash((self.actor, self.verb, self.args))
-
-    def __repr__(self) -> str:
-        return f"Action(actor={self.actor!r}, verb={self.verb!r}, args={self.args!r})"
-
 
 @final
-class Prompt:
+class Prompt(Value):
     """A decision someone owes the game now, with every legal argument tuple.
 
     ``choices`` holds complete argument tuples (``()`` for a verb without arguments), so
@@ -86,32 +102,13 @@ class Prompt:
     def allows(self, args: Args) -> bool:
         return self.normalize(args) in self.choices
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Prompt):
-            return NotImplemented
-        return (
-            self.actor == other.actor
-            and self.verb == other.verb
-            and self.choices == other.choices
-            and self.unordered == other.unordered
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.actor, self.verb, self.choices, self.unordered))
-
-    def __repr__(self) -> str:
-        return (
-            f"Prompt(actor={self.actor!r}, verb={self.verb!r}, choices={self.choices!r}, "
-            f"unordered={self.unordered!r})"
-        )
-
 
 def _arg_order(arg: Arg) -> tuple[int, str]:
     return (arg, "") if isinstance(arg, int) else (-1, arg)
 
 
 @final
-class Event:
+class Event(Value):
     """Something that happened, with its audience.
 
     ``audience`` is None for everyone, otherwise the seats that may see it; the game
@@ -143,28 +140,9 @@ class Event:
         self.phase: Final = phase
         self.number: Final = number
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Event):
-            return NotImplemented
-        return (
-            self.kind == other.kind
-            and self.audience == other.audience
-            and self.data == other.data
-            and self.phase == other.phase
-            and self.number == other.number
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # its data is a dict
-
-    def __repr__(self) -> str:
-        return (
-            f"Event(kind={self.kind!r}, audience={self.audience!r}, data={self.data!r}, "
-            f"phase={self.phase!r}, number={self.number!r})"
-        )
-
 
 @final
-class Death:
+class Death(Value):
     """A player (or, in Lupusburg, a character) leaving the game, and why and when."""
 
     __slots__ = ("cause", "house", "number", "phase", "player")
@@ -178,26 +156,6 @@ class Death:
         self.phase: Final = phase
         self.number: Final = number
         self.house: Final = house
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Death):
-            return NotImplemented
-        return (
-            self.player == other.player
-            and self.cause == other.cause
-            and self.phase == other.phase
-            and self.number == other.number
-            and self.house == other.house
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.player, self.cause, self.phase, self.number, self.house))
-
-    def __repr__(self) -> str:
-        return (
-            f"Death(player={self.player!r}, cause={self.cause!r}, phase={self.phase!r}, "
-            f"number={self.number!r}, house={self.house!r})"
-        )
 
 
 @dataclass(frozen=True, slots=True)

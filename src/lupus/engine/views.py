@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
-from lupus.engine.model import LEADER, Event, Prompt
+from lupus.engine.model import LEADER, Event, Prompt, Value
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class PublicSetup:
 
 
 @final
-class View:
+class View(Value):
     """What one seat may know now (the leader's view: everything).
 
     A small immutable object, so that a simulation can afford one at every decision:
@@ -118,22 +118,6 @@ class View:
             self._events = events
             self._share = []  # the copy is taken: let go of the live share
         return events
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, View):
-            return NotImplemented
-        return (
-            self.seat == other.seat
-            and self.setup == other.setup
-            and self.phase == other.phase
-            and self.number == other.number
-            and self.events == other.events
-            and self.prompts == other.prompts
-            and self.finished == other.finished
-            and self.state_id == other.state_id
-        )
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"View(seat={self.seat!r}, phase={self.phase!r}, number={self.number!r}, " + (

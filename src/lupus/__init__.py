@@ -12,9 +12,13 @@ def _refuse_a_stale_build(package: Path) -> None:
     """
     if not (package.parent.parent / "setup.py").is_file():
         return
+    # mypyc puts the compiled code in one shared library beside the package, and a
+    # small module per source file that loads it; a rebuild may leave those alone.
+    shared = [lib.stat().st_mtime for lib in package.parent.glob("*__mypyc*.so")]
     for built in package.rglob("*.so"):
         source = built.with_name(built.name.split(".")[0] + ".py")
-        if source.is_file() and source.stat().st_mtime > built.stat().st_mtime:
+        made = max([built.stat().st_mtime, *shared])
+        if source.is_file() and source.stat().st_mtime > made:
             raise ImportError(
                 f"lupus: the compiled {built.name} is older than {source.name}; rebuild with "
                 "`pip install -e .` (or `LUPUS_COMPILE=0 pip install -e .` for pure Python)"

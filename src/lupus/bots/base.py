@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Final, Protocol
 
 from lupus.engine.model import Action
 from lupus.engine.views import View
 
-PASSIVE = frozenset({"pass", "abstain", "sleep", "keep", "withdraw"})
+PASSIVE: Final = frozenset({"pass", "abstain", "sleep", "keep", "withdraw"})
 """Verbs that decline to act; a random bot takes them only when nothing else is open."""
 
 

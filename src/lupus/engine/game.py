@@ -17,7 +17,7 @@ import random
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Generic
+from typing import Any, Final, Generic
 
 from typing_extensions import TypeVar
 
@@ -29,7 +29,7 @@ from lupus.rulebooks.schema import OptionValue, Rulebook
 
 G = TypeVar("G", bound="Game", default="Game")
 
-CLOSE = Prompt(LEADER, "close", ((),))
+CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple, final
+from typing import Any, Final, NamedTuple, final
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import Game, Step
 from lupus.engine.model import Death, Outcome
-from lupus.rulebooks.schema import OptionValue, Rulebook, WinSpec
+from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
 @dataclass(slots=True)
@@ -64,6 +64,17 @@ def role_steps() -> RoleSteps:
 
 
 @final
+class WinRule:
+    """One ``[[win]]`` entry of a rulebook, as plain values (see ``RuleFacts``)."""
+
+    def __init__(self, faction: str, when: str, of: str | None, count: int) -> None:
+        self.faction: Final = faction
+        self.when: Final = when
+        self.of: Final = of
+        self.count: Final = count
+
+
+@final
 class RuleFacts:
     """What games read from their rulebook over and over, derived once per rulebook.
 
@@ -74,13 +85,26 @@ class RuleFacts:
     """
 
     def __init__(self, book: Rulebook) -> None:
-        self.pack: frozenset[str] = book.tagged(book.mechanics.pack_tag)
+        mechanics = book.mechanics
+        self.pack: frozenset[str] = book.tagged(mechanics.pack_tag)
         self.faction_of_role: dict[str, str] = {r: s.faction for r, s in book.roles.items()}
+        self.wins: tuple[WinRule, ...] = tuple(
+            WinRule(w.faction, w.when, w.of, w.count) for w in book.win
+        )
+        self.first_night: tuple[str, ...] = tuple(book.night.first)
+        self.later_nights: tuple[str, ...] = tuple(book.night.later)
+        self.preparation: tuple[str, ...] = tuple(book.night.preparation)
+        self.day: tuple[str, ...] = tuple(book.day)
+        self.kill_cause: str = mechanics.kill_cause
+        self.reveal_on_death: bool = mechanics.reveal_on_death
+        self.announce_failed_attempt: bool = mechanics.announce_failed_attempt
+        self.hunter_triggers: frozenset[str] = frozenset(mechanics.hunter_triggers)
+        self.starvation_winner: str | None = mechanics.starvation_winner
         # (sorted cards dealt, sorted extra cards, quick game) that passed every check
         self.playable: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
 
 
-_FACTS: dict[int, tuple[Rulebook, RuleFacts]] = {}
+_FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
 
 
 def rule_facts(book: Rulebook) -> RuleFacts:
@@ -119,6 +143,7 @@ class VillageGame(Game):
         self.alive: list[bool] = [True] * self.n
         # The living seats in order, kept by ``kill`` (the only place anyone dies).
         self.living_seats: tuple[int, ...] = tuple(range(self.n))
+        self.facts = facts
         self.faction_of_role = facts.faction_of_role
         self.deck: dict[str, int] = count_cards(roles, extra_cards)
         self.lovers: tuple[int, int] | None = None
@@ -161,9 +186,8 @@ class VillageGame(Game):
 
     def night_steps(self, number: int) -> list[Step[Any]]:
         registry = role_steps()
-        book = self.rulebook
-        ids = book.night.first if number == 1 else book.night.later
-        skip = book.night.preparation if self.options.get("quick") else ()
+        ids = self.facts.first_night if number == 1 else self.facts.later_nights
+        skip = self.facts.preparation if self.options.get("quick") else ()
         steps = [registry.phase_start("night", number)]
         steps += [registry.steps[i]() for i in ids if i not in skip]
         steps.append(registry.dawn())
@@ -173,7 +197,7 @@ class VillageGame(Game):
         registry = role_steps()
         return [
             registry.phase_start("day", number),
-            *(registry.steps[i]() for i in self.rulebook.day),
+            *(registry.steps[i]() for i in self.facts.day),
         ]
 
     # ------------------------------------------------------------------ who is who
@@ -210,7 +234,7 @@ class VillageGame(Game):
 
     def murdered(self, phase: str, number: int) -> bool:
         """Whether the night's attack killed someone in that phase (public: announced)."""
-        cause = self.rulebook.mechanics.kill_cause
+        cause = self.facts.kill_cause
         return any(
             d.cause == cause and d.phase == phase and d.number == number for d in self.deaths
         )
@@ -265,7 +289,7 @@ class VillageGame(Game):
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():
             self.night.unannounced.append(seat)
-        if self.rulebook.mechanics.reveal_on_death:
+        if self.facts.reveal_on_death:
             self.announce("death", player=seat, cause=cause, role=self.roles[seat])
         else:
             self.announce("death", player=seat, cause=cause)
@@ -283,10 +307,10 @@ class VillageGame(Game):
             return
         if night.healed or night.protected == victim:
             night.saved = victim
-            if self.rulebook.mechanics.announce_failed_attempt:
+            if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
         elif self.alive[victim]:
-            self.kill(victim, self.rulebook.mechanics.kill_cause)
+            self.kill(victim, self.facts.kill_cause)
 
     def after_resolve(self) -> None:
         """Once deaths are in, shots come first, then the win check, then successions.
@@ -308,12 +332,12 @@ class VillageGame(Game):
         for seat in living:
             faction = self.role_faction(seat)
             alive_in[faction] = alive_in.get(faction, 0) + 1
-        for spec in self.rulebook.win:
+        for spec in self.facts.wins:
             if self._holds(spec, living, alive_in):
                 return spec.faction, spec.when
         return None
 
-    def _holds(self, spec: WinSpec, living: Sequence[int], alive_in: dict[str, int]) -> bool:
+    def _holds(self, spec: WinRule, living: Sequence[int], alive_in: dict[str, int]) -> bool:
         if spec.when == "mixed_lovers_last_two":
             lovers = self.lovers
             return (

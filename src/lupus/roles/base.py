@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt
 from lupus.engine.village import VillageGame
 
-SEAT_ARGS: tuple[Args, ...] = tuple((seat,) for seat in range(256))
+SEAT_ARGS: Final[tuple[Args, ...]] = tuple((seat,) for seat in range(256))
 """The argument tuple naming each seat, built once: prompts list them by the dozen."""
 
 

@@ -38,5 +38,5 @@ class ShootStep(Ballot):
 
 
 def on_death(g: VillageGame, seat: int, cause: str) -> None:
-    if g.roles[seat] == "hunter" and cause in g.rulebook.mechanics.hunter_triggers:
+    if g.roles[seat] == "hunter" and cause in g.facts.hunter_triggers:
         g.shots.append(ShootStep(seat))

@@ -38,8 +38,7 @@ class WerewolvesStep(Ballot):
 
     def resolve(self, g: VillageGame) -> None:
         awake = [w for w in self.pack if self.picked(w, "kill") is not None]
-        book = g.rulebook
-        starved = book.mechanics.starvation_winner
+        starved = g.facts.starvation_winner
         if not awake and starved is not None:
             g.emit("starvation", None)
             g.finish(starved, "starvation")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Final
 
 from lupus.bots.base import Bot, make_bot
 from lupus.engine.deal import deal, seat_names
@@ -19,11 +20,11 @@ from lupus.rulebooks import load
 from lupus.rulebooks.schema import Rulebook
 from lupus.sim.config import SimConfig, Tally
 
-TIMER = Action(LEADER, "close")
+TIMER: Final = Action(LEADER, "close")
 """The leader closing a step, as a server's timer does."""
 
 
-MAX_ACTIONS = 20_000
+MAX_ACTIONS: Final = 20_000
 """Some rules allow endless games (a lone mafioso against a Doctor who keeps saving
 himself and a town that never reaches a majority); after this many actions a simulated
 game stops and counts as having no winner (``no_winner`` in the results)."""

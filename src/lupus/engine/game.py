@@ -277,8 +277,30 @@ class Game:
         return bool(self.options.get(key, False))
 
 
+_RESOLVED: Final[
+    dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, dict[str, OptionValue]]]
+] = {}
+
+
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    """Every option of the rulebook, with the given values checked against its spec."""
+    """Every option of the rulebook, with the given values checked against its spec.
+
+    A simulation asks the same question for every game: answers are kept per rulebook
+    (by identity, the entry keeping its book alive) and given options, and copied out.
+    """
+    try:
+        key = (id(rulebook), tuple(sorted(given.items())))
+        hash(key)
+    except TypeError:  # an unhashable value: it will be refused below, uncached
+        return _resolve_options(rulebook, given)
+    known = _RESOLVED.get(key)
+    if known is None or known[0] is not rulebook:
+        known = (rulebook, _resolve_options(rulebook, given))
+        _RESOLVED[key] = known
+    return dict(known[1])
+
+
+def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
     from lupus.engine.errors import SetupError
 
     unknown = sorted(set(given) - set(rulebook.options))

@@ -8,7 +8,7 @@ every event.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
@@ -198,16 +198,15 @@ class Ledger:
     def __init__(self, seats: int) -> None:
         self.all: list[Event] = []
         self.seen: list[list[Event]] = [[] for _ in range(seats)]
-        self._to_all: list[Callable[[Event], None]] = [log.append for log in self.seen]
 
     def record(self, event: Event) -> None:
         self.all.append(event)
         audience = event.audience
+        seen = self.seen
         if audience is None:
-            for append in self._to_all:
-                append(event)
+            for log in seen:
+                log.append(event)
         else:
-            seen = self.seen
             for seat in audience:
                 seen[seat].append(event)
 

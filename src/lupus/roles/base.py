@@ -49,6 +49,9 @@ class Ballot(VillageStep):
 
     wake: str | None = None
     options_follow_decisions: bool = False
+    # Whether the step is complete once every voter has chosen (``waiting`` is the
+    # ballot's own); a step whose ``waiting`` says more sets it False.
+    complete_when_all_chose: bool = True
 
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
@@ -89,6 +92,14 @@ class Ballot(VillageStep):
         if len(choice) == len(self.voters):
             return []  # everyone has decided (only voters are offered a decision)
         return [a for a in self.voters if a not in choice]
+
+    def complete(self, g: VillageGame) -> bool:
+        """``waiting`` is empty, asked without listing who is missing (after every action)."""
+        if self.closed:
+            return True
+        if self.complete_when_all_chose:
+            return len(self.choice) == len(self.voters)
+        return not self.waiting(g)
 
     def forget_prompts(self) -> None:
         if self.options_follow_decisions:

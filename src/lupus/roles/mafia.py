@@ -33,6 +33,8 @@ class MafiaStep(Ballot):
     def targets(self) -> list[int]:
         return [t for t in (self.picked(m, "kill") for m in self.voters) if t is not None]
 
+    complete_when_all_chose = False  # see waiting
+
     def waiting(self, g: VillageGame) -> list[int]:
         missing = [m for m in self.voters if m not in self.choice]
         if missing:

@@ -48,6 +48,8 @@ class WitchStep(Ballot):
         found.append(Prompt(actor, "pass", ((),)))
         return found
 
+    complete_when_all_chose = False  # see waiting
+
     def waiting(self, g: VillageGame) -> list[int]:
         return [w for w in self.voters if w not in self.done]
 

@@ -7,23 +7,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import ClassVar, Final, final
 
 from lupus.engine.draw import below, choice, shuffle
 from lupus.engine.errors import SetupError
+from lupus.engine.model import Value
 from lupus.engine.village import rule_facts
 from lupus.rulebooks.schema import Rulebook
 
 
-@dataclass(frozen=True)
-class Deal:
+@final
+class Deal(Value):
     """What the dealer hands out: village cards, or Lupusburg characters and chests."""
 
-    roles: tuple[str, ...] = ()
-    extra_cards: tuple[str, ...] = ()
-    characters: tuple[tuple[str, str], ...] = ()
-    chests: tuple[int, ...] = ()
-    burgomaster: int = 0
+    __slots__ = ("burgomaster", "characters", "chests", "extra_cards", "roles")
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "roles",
+        "extra_cards",
+        "characters",
+        "chests",
+        "burgomaster",
+    )
+
+    def __init__(
+        self,
+        roles: tuple[str, ...] = (),
+        extra_cards: tuple[str, ...] = (),
+        characters: tuple[tuple[str, str], ...] = (),
+        chests: tuple[int, ...] = (),
+        burgomaster: int = 0,
+    ) -> None:
+        self.roles: Final = roles
+        self.extra_cards: Final = extra_cards
+        self.characters: Final = characters
+        self.chests: Final = chests
+        self.burgomaster: Final = burgomaster
 
 
 def composition(book: Rulebook, players: int) -> dict[str, int]:

@@ -64,3 +64,54 @@ def test_an_installed_wheel_is_not_checked(tmp_path: Path) -> None:
     os.utime(package / "mod.cpython-311-x86_64-linux-gnu.so", (1_000_000, 1_000_000))
     _refuse_a_stale_build(package)
     assert lupus.__version__
+
+
+FINGERPRINT = """
+import hashlib, json, sys
+from pathlib import Path
+from lupus.engine.model import LEADER
+from lupus.rulebooks import load
+from lupus.scenario import read, replay
+from lupus.sim.runner import SimConfig, play_one
+
+digest = hashlib.sha256()
+for path in sorted(Path(sys.argv[1]).rglob("*.json")):
+    game = replay(read(path)).game
+    digest.update(repr([game.view(LEADER).events, game.history, game.deaths]).encode())
+for rules, players in (("werewolf", 8), ("tit-albert", 9), ("maffia", 8), ("lupusburg", 5)):
+    config = SimConfig(rules, players, seed=7)
+    for index in range(40):
+        game, actions = play_one(config, index, load(rules))
+        digest.update(repr([game.events, game.outcome, actions]).encode())
+print(game.rulebook.id, __import__("lupus.engine.game").engine.game.__file__.endswith(".py"))
+print(digest.hexdigest())
+"""
+
+
+def test_the_compiled_engine_plays_the_games_its_source_plays(tmp_path: Path) -> None:
+    """The same scenarios and seeded games, event for event, compiled and interpreted."""
+    import shutil
+    import subprocess
+
+    pure = tmp_path / "src"
+    shutil.copytree(ROOT / "src", pure, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    scenarios = str(ROOT / "tests" / "scenarios")
+
+    def fingerprint(pythonpath: str | None) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        if pythonpath:
+            env["PYTHONPATH"] = pythonpath
+        done = subprocess.run(
+            [sys.executable, "-c", FINGERPRINT, scenarios],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        return done.stdout.split("\n")
+
+    installed, source = fingerprint(None), fingerprint(str(pure))
+    assert source[0].endswith("True")  # the copy runs as pure Python
+    if os.environ.get("LUPUS_COMPILE") != "0":
+        assert installed[0].endswith("False")  # the installed engine runs compiled
+    assert installed[1] == source[1]

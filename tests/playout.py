@@ -125,6 +125,7 @@ class RandomPolicy:
         if rng.random() < self.close_chance:
             return LEADER
         waiting = game.waiting()
+        assert game.first_waiting() == (waiting[0] if waiting else None)
         if waiting and rng.random() >= self.change_chance:
             return rng.choice(waiting)
         actors = sorted({p.actor for p in game.prompts() if p.actor != LEADER})
@@ -195,6 +196,7 @@ class LeaderClosePolicy(RandomPolicy):
     def actor(self, game: Game) -> int:
         rng = self.rng
         waiting = game.waiting()
+        assert game.first_waiting() == (waiting[0] if waiting else None)
         key = (game.phase, game.number, tuple(waiting))
         self._repeats = self._repeats + 1 if key == self._last else 0
         self._last = key

@@ -67,6 +67,11 @@ class Step(Generic[G]):
         """Actors who still owe an input before the step can resolve."""
         return []
 
+    def first_waiting(self, game: G) -> int | None:
+        """The first of ``waiting``; steps override it when that is cheaper."""
+        waiting = self.waiting(game)
+        return waiting[0] if waiting else None
+
     def act(self, game: G, action: Action) -> None:
         raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
 
@@ -190,6 +195,12 @@ class Game:
         if self.step is None or self.outcome is not None:
             return []
         return self.step.waiting(self)
+
+    def first_waiting(self) -> int | None:
+        """The first seat of ``waiting()``, or None: what a game master asks at every turn."""
+        if self.step is None or self.outcome is not None:
+            return None
+        return self.step.first_waiting(self)
 
     def legal_actions(self, actor: int) -> list[Action]:
         return [Action(actor, p.verb, args) for p in self.prompts(actor) for args in p.choices]

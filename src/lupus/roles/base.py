@@ -93,6 +93,15 @@ class Ballot(VillageStep):
             return []  # everyone has decided (only voters are offered a decision)
         return [a for a in self.voters if a not in choice]
 
+    def first_waiting(self, g: VillageGame) -> int | None:
+        if not self.complete_when_all_chose:
+            return super().first_waiting(g)
+        choice = self.choice
+        for voter in self.voters:
+            if voter not in choice:
+                return voter
+        return None
+
     def complete(self, g: VillageGame) -> bool:
         """``waiting`` is empty, asked without listing who is missing (after every action)."""
         if self.closed:

@@ -80,11 +80,10 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
         if game.step is not step:
             step, budget = game.step, 0
         budget += 1
-        waiting = game.waiting()
+        seat = game.first_waiting()
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
         # (a mafia that cannot agree), is closed, as a server's timer would.
-        if waiting and budget <= patience:
-            seat = waiting[0]
+        if seat is not None and budget <= patience:
             game.apply(bots[seat].act(game.view(seat), rng))
         else:
             game.apply(TIMER)

@@ -8,10 +8,11 @@ which is what the theory of random play (and the speed comparisons) assume.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from lupus.bots.base import PASSIVE
 from lupus.engine.draw import below
-from lupus.engine.model import Action
+from lupus.engine.model import Action, Prompt
 from lupus.engine.views import View
 
 
@@ -20,7 +21,10 @@ class RandomBot:
 
     def act(self, view: View, rng: random.Random) -> Action:
         prompts = view.prompts
-        pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
+        if len(prompts) == 1:
+            pool: Sequence[Prompt] = prompts
+        else:
+            pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
         if len(pool) == 1:
             # One verb, the usual case: the same draw as below, without listing the pairs.
             only = pool[0]

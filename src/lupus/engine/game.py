@@ -56,7 +56,7 @@ class Step(Generic[G]):
         """Every decision that may be taken now, including changes of a given vote."""
         return []
 
-    def prompts_for(self, game: G, actor: int) -> list[Prompt]:
+    def prompts_for(self, game: G, actor: int) -> Sequence[Prompt]:
         """One actor's prompts; steps override it when that is cheaper than filtering.
 
         The game does not change the list it gets, so a step may hand out a cached one.

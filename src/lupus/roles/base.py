@@ -56,7 +56,7 @@ class Ballot(VillageStep):
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
-        self._offered: dict[int, list[Prompt]] = {}
+        self._offered: dict[int, tuple[Prompt, ...]] = {}
 
     def begin(self, g: VillageGame) -> bool:
         if self.wake is not None:
@@ -80,10 +80,11 @@ class Ballot(VillageStep):
     def prompts(self, g: VillageGame) -> list[Prompt]:
         return [p for a in self.voters for p in self.prompts_for(g, a)]
 
-    def prompts_for(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        # A tuple, so that a view can keep it as it is (``tuple()`` of a tuple is itself).
         offered = self._offered.get(actor)
         if offered is None:
-            offered = self.options(g, actor) if actor in self.voters else []
+            offered = tuple(self.options(g, actor)) if actor in self.voters else ()
             self._offered[actor] = offered
         return offered
 

@@ -1,6 +1,6 @@
 """How fast lupus plays random games, through the public path only.
 
-Every game is ``lupus.sim.runner.play_one``: a seeded random deal, ``new_game``, then at
+Every game is ``lupus.sim.selfplay.play_one``: a seeded random deal, ``new_game``, then at
 each decision the random bot is handed ``game.view(seat)`` and its action goes through
 ``game.apply`` (validated against the prompts like anyone's); a step that waits on
 nobody, or that the bots keep reopening, is closed by the game leader. No shortcut.

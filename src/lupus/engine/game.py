@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final, Generic
 
@@ -288,27 +288,43 @@ class Game:
         return bool(self.options.get(key, False))
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def per_rulebook(
+    table: dict[K, tuple[Rulebook, V]], book: Rulebook, key: K, make: Callable[[], V]
+) -> V:
+    """What ``make`` derives from ``book``, kept in ``table`` under ``key``.
+
+    A simulation asks the same questions of its rulebook for every game. Rulebooks are
+    not hashable, so keys hold their identity; each entry keeps its book alive, and is
+    only taken for the very book it was made from.
+    """
+    entry = table.get(key)
+    if entry is None or entry[0] is not book:
+        entry = (book, make())
+        table[key] = entry
+    return entry[1]
+
+
 _RESOLVED: Final[
     dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, dict[str, OptionValue]]]
 ] = {}
 
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    """Every option of the rulebook, with the given values checked against its spec.
-
-    A simulation asks the same question for every game: answers are kept per rulebook
-    (by identity, the entry keeping its book alive) and given options, and copied out.
-    """
+    """Every option of the rulebook, with the given values checked against its spec
+    (kept per rulebook and given options, see ``per_rulebook``; a copy is handed out)."""
     try:
         key = (id(rulebook), tuple(sorted(given.items())))
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
         return _resolve_options(rulebook, given)
-    known = _RESOLVED.get(key)
-    if known is None or known[0] is not rulebook:
-        known = (rulebook, _resolve_options(rulebook, given))
-        _RESOLVED[key] = known
-    return dict(known[1])
+    values: dict[str, OptionValue] = per_rulebook(
+        _RESOLVED, rulebook, key, lambda: _resolve_options(rulebook, given)
+    )
+    return dict(values)
 
 
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:

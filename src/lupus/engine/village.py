@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any, Final, NamedTuple, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import Game, Step
+from lupus.engine.game import Game, Step, per_rulebook
 from lupus.engine.model import Death, Outcome
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -108,13 +108,8 @@ _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
 
 
 def rule_facts(book: Rulebook) -> RuleFacts:
-    """The facts of ``book``, derived on first use (keyed by identity: books are not
-    hashable, and the entry keeps its book alive so that the identity stays its own)."""
-    entry = _FACTS.get(id(book))
-    if entry is None or entry[0] is not book:
-        entry = (book, RuleFacts(book))
-        _FACTS[id(book)] = entry
-    return entry[1]
+    """The facts of ``book``, derived on first use (see ``per_rulebook``)."""
+    return per_rulebook(_FACTS, book, id(book), lambda: RuleFacts(book))
 
 
 class VillageGame(Game):

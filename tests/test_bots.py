@@ -19,7 +19,7 @@ from lupus.bots import make_bot
 from lupus.bots.base import Bot
 from lupus.engine.deal import composition, deal, seat_names
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action, Event, Prompt
+from lupus.engine.model import LEADER, Action, Event, Value
 from lupus.engine.setup import new_game
 from lupus.engine.views import View
 from lupus.rulebooks import load
@@ -80,7 +80,7 @@ def clone(obj: object) -> object:
     """
     if obj is None or isinstance(obj, bool | int | float | str):
         return obj
-    if isinstance(obj, View | Event | Prompt | Action):  # the engine's value types
+    if isinstance(obj, Value):  # the engine's value types (views, events, prompts...)
         return type(obj)(*(clone(getattr(obj, f)) for f in type(obj).FIELDS))
     if isinstance(obj, tuple | list | frozenset | set):
         return type(obj)(clone(x) for x in obj)

@@ -32,6 +32,13 @@ G = TypeVar("G", bound="Game", default="Game")
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
 
+_ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((seat,)) for seat in range(256))
+
+
+def alone(seat: int) -> frozenset[int]:
+    """The audience of one seat (built once: a game tells each player his own news)."""
+    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
+
 
 class Step(Generic[G]):
     """One moment of the game that may wait for decisions.
@@ -140,6 +147,13 @@ class Game:
 
         (The positional names are unusual so that no event field can clash with them.)
         """
+        self.emit_data(event_kind, event_audience, data)
+
+    def emit_data(
+        self, event_kind: str, event_audience: Iterable[int] | None, data: dict[str, object]
+    ) -> None:
+        """``emit`` with the event's fields already in a dict (forwarding ``**data``
+        from one keyword function to another costs a compiled call its fast path)."""
         aud = None if event_audience is None else frozenset(event_audience)
         self.ledger.record(Event(event_kind, aud, data, self.phase, self.number))
 
@@ -356,4 +370,7 @@ def plurality(tally: dict[int, int]) -> list[int]:
     top = max(tally.values())
     if top <= 0:
         return []
-    return sorted(s for s, v in tally.items() if v == top)
+    tied = [s for s, v in tally.items() if v == top]
+    if len(tied) > 1:
+        tied.sort()
+    return tied

@@ -8,13 +8,12 @@ small final classes with ``Final`` fields: immutable (assigning a field raises),
 and hashed by value, keyword construction and a dataclass-like ``repr``. Compiled by
 mypyc (see ``setup.py``) they build in about 30 ns, seven times faster than a named
 tuple and thirteen times faster than a frozen dataclass, which a simulation does a
-hundred times a game. ``Death`` is one too; the rare ``Outcome`` stays a frozen dataclass.
+hundred times a game. ``Death`` and ``Outcome`` are value types too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import ClassVar, Final, final
 
 LEADER: Final = -1
@@ -158,11 +157,21 @@ class Death(Value):
         self.house: Final = house
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+@final
+class Outcome(Value):
     """How a game ended: the winning faction (or None) and every seat that won."""
 
-    winner: str | None
-    winners: tuple[int, ...]
-    reason: str
-    scores: Mapping[int, int] = field(default_factory=dict)
+    __slots__ = ("reason", "scores", "winner", "winners")
+    FIELDS: ClassVar[tuple[str, ...]] = ("winner", "winners", "reason", "scores")
+
+    def __init__(
+        self,
+        winner: str | None,
+        winners: tuple[int, ...],
+        reason: str,
+        scores: Mapping[int, int] | None = None,
+    ) -> None:
+        self.winner: Final = winner
+        self.winners: Final = winners
+        self.reason: Final = reason
+        self.scores: Final[Mapping[int, int]] = {} if scores is None else scores

@@ -8,8 +8,8 @@ every event.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from lupus.engine.model import LEADER, Event, Prompt, Value
@@ -19,17 +19,23 @@ if TYPE_CHECKING:
     from lupus.engine.game import Game
 
 
-@dataclass(frozen=True, slots=True)
-class PublicSetup:
+@final
+class PublicSetup(Value):
     """What every player knows from the start: the rulebook, the names, the options.
 
     A game makes it once; every view shares it. ``options`` is a read-only copy taken
     when the game was set up (a view hands out a fresh dict of it).
     """
 
-    rulebook: str
-    names: tuple[str, ...]
-    options: Mapping[str, OptionValue]
+    __slots__ = ("names", "options", "rulebook")
+    FIELDS: ClassVar[tuple[str, ...]] = ("rulebook", "names", "options")
+
+    def __init__(
+        self, rulebook: str, names: tuple[str, ...], options: Mapping[str, OptionValue]
+    ) -> None:
+        self.rulebook: Final = rulebook
+        self.names: Final = names
+        self.options: Final = options
 
 
 @final
@@ -38,17 +44,16 @@ class View(Value):
 
     A small immutable object, so that a simulation can afford one at every decision:
     the public setup is one shared, read-only object, ``options`` is copied only when
-    read, and ``events`` is a snapshot tuple of the seat's own share of the ledger, taken
-    when first read. Until then (``View.of_share``) the view holds the seat's share, a
-    list in which the ledger only ever puts events that seat may see, and how many of
-    them were there when the view was made: a random bot, which reads only the prompts,
-    never pays for the copy.
+    read, and ``events`` is a snapshot tuple of the seat's share of the ledger, taken
+    when first read. Until then (``View.of_ledger``) the view holds the ledger and how
+    many events it held when the view was made: a random bot, which reads only the
+    prompts, never pays for the routing or the copy.
     """
 
     __slots__ = (
         "_events",
-        "_seen",
-        "_share",
+        "_ledger",
+        "_upto",
         "finished",
         "number",
         "phase",
@@ -87,26 +92,26 @@ class View(Value):
         self.finished: Final = finished
         self.state_id: Final = state_id
         self._events: tuple[Event, ...] | None = events
-        self._share: list[Event] = []
-        self._seen = 0
+        self._ledger: Ledger | None = None
+        self._upto = 0
 
     @staticmethod
-    def of_share(
+    def of_ledger(
         seat: int,
         setup: PublicSetup,
         phase: str,
         number: int,
-        share: list[Event],
+        ledger: Ledger,
         prompts: tuple[Prompt, ...],
         finished: bool,
         state_id: int,
     ) -> View:
-        """A view whose events are the first ``len(share)`` of the seat's share, read
-        (and copied) only if asked for."""
+        """A view whose events are those of the ledger as it stands now that ``seat``
+        may see, routed (and copied) only if asked for."""
         view = View(seat, setup, phase, number, (), prompts, finished, state_id)
         view._events = None
-        view._share = share
-        view._seen = len(share)
+        view._ledger = ledger
+        view._upto = len(ledger.all)
         return view
 
     @property
@@ -114,9 +119,11 @@ class View(Value):
         """Every event this seat may see, in order, as they stood when the view was made."""
         events = self._events
         if events is None:
-            events = tuple(self._share[: self._seen])
+            ledger = self._ledger
+            assert ledger is not None
+            events = ledger.visible(self.seat, self._upto)
             self._events = events
-            self._share = []  # the copy is taken: let go of the live share
+            self._ledger = None  # the copy is taken: let go of the game's ledger
         return events
 
     def __repr__(self) -> str:
@@ -189,41 +196,53 @@ def role_facts(event: Event) -> list[tuple[int, str]]:
 
 
 class Ledger:
-    """Every event, and each seat's own share of them, routed once by audience.
+    """Every event in order, and each seat's share of them, routed by audience.
 
-    Routing when an event is recorded keeps a view as cheap as copying one list, which
-    matters when bots ask for a view at every decision of a million simulated games.
+    A seat's share is routed when it is first read, not when an event is recorded: a
+    simulation records some seventy events a game, most of them public, and its random
+    bots never read one, while a front end or a heuristic bot reads its seat's share
+    again and again and only pays for the events recorded since.
     """
 
     def __init__(self, seats: int) -> None:
         self.all: list[Event] = []
-        self.seen: list[list[Event]] = [[] for _ in range(seats)]
+        self.shares: list[list[Event]] = [[] for _ in range(seats)]
+        # For each seat: where in ``all`` each event of its share stands, and how far
+        # into ``all`` its share has been routed.
+        self.positions: list[list[int]] = [[] for _ in range(seats)]
+        self.routed: list[int] = [0] * seats
 
     def record(self, event: Event) -> None:
         self.all.append(event)
-        audience = event.audience
-        seen = self.seen
-        if audience is None:
-            for log in seen:
-                log.append(event)
-        else:
-            for seat in audience:
-                seen[seat].append(event)
 
-    def share(self, seat: int) -> list[Event]:
-        """The seat's own share, live: only ``View.of_share`` may hold on to it."""
-        return self.all if seat == LEADER else self.seen[seat]
+    def visible(self, seat: int, upto: int) -> tuple[Event, ...]:
+        """The events among the first ``upto`` that ``seat`` may see (LEADER: all)."""
+        if seat == LEADER:
+            return tuple(self.all[:upto])
+        share = self.shares[seat]
+        positions = self.positions[seat]
+        routed = self.routed[seat]
+        if routed < upto:
+            events = self.all
+            for index in range(routed, upto):
+                audience = events[index].audience
+                if audience is None or seat in audience:
+                    share.append(events[index])
+                    positions.append(index)
+            self.routed[seat] = upto
+            return tuple(share)
+        return tuple(share[: bisect_left(positions, upto)])
 
 
 def view_of(game: Game, seat: int) -> View:
     if seat != LEADER and not 0 <= seat < game.n:
         raise ValueError(f"there is no seat {seat} (seats 0 to {game.n - 1}, or LEADER)")
-    return View.of_share(
+    return View.of_ledger(
         seat,
         game.public,
         game.phase,
         game.number,
-        game.ledger.share(seat),
+        game.ledger,
         tuple(game.open_prompts(seat)),
         game.outcome is not None,
         game.state_id,

@@ -8,17 +8,15 @@ What each role does lives in ``lupus.roles``, one module per role.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final, NamedTuple, final
+from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import Game, Step, per_rulebook
+from lupus.engine.game import Game, Step, alone, per_rulebook
 from lupus.engine.model import Death, Outcome
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
-@dataclass(slots=True)
 class NightRecord:
     """What the night's steps decided; dawn turns it into deaths.
 
@@ -30,28 +28,38 @@ class NightRecord:
     announced at dawn, in the order they happened.
     """
 
-    victim: int | None = None
-    healed: bool = False
-    poisoned: list[int] = field(default_factory=list)
-    protected: int | None = None
-    saved: int | None = None
-    settled: bool = False
-    dawned: bool = False
-    news: list[tuple[str, dict[str, object]]] = field(default_factory=list)
-    unannounced: list[int] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.victim: int | None = None
+        self.healed = False
+        self.poisoned: list[int] = []
+        self.protected: int | None = None
+        self.saved: int | None = None
+        self.settled = False
+        self.dawned = False
+        self.news: list[tuple[str, dict[str, object]]] = []
+        self.unannounced: list[int] = []
 
 
 DeathHook = Callable[["VillageGame", int, str], None]
 
 
-class RoleSteps(NamedTuple):
+@final
+class RoleSteps:
     """The role modules' registry and the steps every night and day has."""
 
-    steps: Mapping[str, Callable[[], Step[Any]]]
-    death_hooks: Sequence[DeathHook]
-    phase_start: Callable[[str, int], Step[Any]]
-    dawn: Callable[[], Step[Any]]
-    win_check: Callable[[], Step[Any]]
+    def __init__(
+        self,
+        steps: Mapping[str, Callable[[], Step[Any]]],
+        death_hooks: Sequence[DeathHook],
+        phase_start: Callable[[str, int], Step[Any]],
+        dawn: Callable[[], Step[Any]],
+        win_check: Callable[[], Step[Any]],
+    ) -> None:
+        self.steps: Final = steps
+        self.death_hooks: Final = tuple(death_hooks)
+        self.phase_start: Final = phase_start
+        self.dawn: Final = dawn
+        self.win_check: Final = win_check
 
 
 @cache
@@ -102,6 +110,8 @@ class RuleFacts:
         self.starvation_winner: str | None = mechanics.starvation_winner
         # (sorted cards dealt, sorted extra cards, quick game) that passed every check
         self.playable: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
+        # tables of names that passed ``check_names`` (which depends on them alone)
+        self.valid_names: set[tuple[str, ...]] = set()
 
 
 _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
@@ -129,7 +139,9 @@ class VillageGame(Game):
         cards = (tuple(sorted(roles)), tuple(sorted(extra_cards)), bool(self.options.get("quick")))
         known = cards in facts.playable  # the cards' checks depend on the cards alone
         if known:
-            check_names(rulebook, self.names)
+            if self.names not in facts.valid_names:
+                check_names(rulebook, self.names)
+                facts.valid_names.add(self.names)
         else:
             check_deal(rulebook, self.names, roles, extra_cards, self.options)
         self.roles: list[str] = list(roles)
@@ -166,7 +178,7 @@ class VillageGame(Game):
             options=dict(self.options),
         )
         for seat, role in enumerate(self.roles):
-            self.emit("role_dealt", [seat], player=seat, role=role)
+            self.emit("role_dealt", alone(seat), player=seat, role=role)
         self.start()
 
     # ------------------------------------------------------------------ layout
@@ -260,7 +272,7 @@ class VillageGame(Game):
         if self.holding():
             self.night.news.append((event_kind, data))
         else:
-            self.emit(event_kind, None, **data)
+            self.emit_data(event_kind, None, data)
 
     def release_news(self) -> None:
         """Dawn: the village hears, in order, what happened while it slept."""
@@ -269,7 +281,7 @@ class VillageGame(Game):
         news, night.news = night.news, []
         night.unannounced.clear()
         for kind, data in news:
-            self.emit(kind, None, **data)
+            self.emit_data(kind, None, data)
 
     def kill(self, seat: int, cause: str) -> None:
         """A player dies now: public announcement, then what his death sets off.
@@ -315,9 +327,10 @@ class VillageGame(Game):
         if not self.dirty or self.holding():
             return
         self.dirty = False
-        shots, self.shots = self.shots, []
-        successions, self.successions = self.successions, []
-        self.push_front(*shots, role_steps().win_check(), *successions)
+        steps = [*self.shots, role_steps().win_check(), *self.successions]
+        self.shots = []
+        self.successions = []
+        self.agenda.extendleft(reversed(steps))  # as ``push_front(*steps)``
 
     # ------------------------------------------------------------------ winning
     def winner(self) -> tuple[str, str] | None:

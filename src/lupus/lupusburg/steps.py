@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from lupus.engine.draw import choice, shuffle
-from lupus.engine.game import Step
+from lupus.engine.game import Step, alone
 from lupus.engine.model import Action, Args, Prompt
 from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks.schema import Rulebook
@@ -101,7 +101,7 @@ class ThiefStep(Turn):
         g = lgame(game)
         house = self.target()
         if house is not None and self.actor is not None:
-            g.emit("peeked", [self.actor], house=house, chest=g.chest[house // 2] == house)
+            g.emit("peeked", alone(self.actor), house=house, chest=g.chest[house // 2] == house)
 
 
 class WerewolfStep(Turn):
@@ -126,7 +126,7 @@ class WerewolfStep(Turn):
         g = lgame(game)
         g.claw = self.target()
         if g.claw is not None and self.actor is not None:
-            g.emit("clawed", [self.actor], house=g.claw)
+            g.emit("clawed", alone(self.actor), house=g.claw)
 
 
 class Dawn(Step):
@@ -195,7 +195,9 @@ class PrivilegeStep(Turn):
         if action.verb == "privilege" and house is not None:
             self.seen = house
             g.emit("privilege", None, player=action.actor, house=house)
-            g.emit("privilege_seen", [action.actor], house=house, character=g.characters[house])
+            g.emit(
+                "privilege_seen", alone(action.actor), house=house, character=g.characters[house]
+            )
         elif action.verb == "show" and house is not None and self.seen is not None:
             self.shown = house
             owner = self.seen // 2
@@ -247,7 +249,7 @@ class BetTurn(Turn):
         target, coin = action.args
         assert isinstance(target, int) and isinstance(coin, int)
         drawn = self.draw(g)
-        g.emit("coins_drawn", [action.actor], coins=list(drawn), kept=coin)
+        g.emit("coins_drawn", alone(action.actor), coins=list(drawn), kept=coin)
         rest = list(drawn)
         rest.remove(coin)
         g.bag = g.bag[len(drawn) :] + rest
@@ -321,7 +323,7 @@ class SecondVoting(Step):
         assert isinstance(house, int)
         self.owed[action.actor] -= 1
         self.ballots[house] += 1
-        g.emit("ballot_cast", [action.actor], player=action.actor, house=house)
+        g.emit("ballot_cast", alone(action.actor), player=action.actor, house=house)
 
     def resolve(self, game: object) -> None:
         g = lgame(game)

@@ -11,6 +11,7 @@ An Avenger murdered earlier this night does not wake.
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -38,7 +39,7 @@ class AvengerStep(Ballot):
             target = self.picked(avenger, "shoot")
             if target is None:
                 continue
-            g.emit("shot", [avenger], player=avenger, target=target)
+            g.emit("shot", alone(avenger), player=avenger, target=target)
             if g.survives(target, CAUSE):
                 g.emit("unharmed", [], player=target, role=g.roles[target], cause=CAUSE)
                 continue

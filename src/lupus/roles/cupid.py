@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, VillageStep
@@ -35,7 +36,7 @@ class CupidStep(Ballot):
             a, b = action.args
             assert isinstance(a, int) and isinstance(b, int)
             g.lovers = (a, b)
-            g.emit("linked", [cupid], players=[a, b])
+            g.emit("linked", alone(cupid), players=[a, b])
 
 
 class LoversStep(VillageStep):
@@ -51,9 +52,9 @@ class LoversStep(VillageStep):
             show_role = g.rulebook.mechanics.lovers_know_partner_role
             for me, other in (g.lovers, g.lovers[::-1]):
                 if show_role:
-                    g.emit("in_love", [me], partner=other, player=other, role=g.roles[other])
+                    g.emit("in_love", alone(me), partner=other, player=other, role=g.roles[other])
                 else:
-                    g.emit("in_love", [me], partner=other)
+                    g.emit("in_love", alone(me), partner=other)
         return False
 
 

@@ -42,12 +42,13 @@ class VoteStep(Ballot):
         g.emit("ballot", None, player=action.actor, target=target, vote="vote")
 
     def resolve(self, g: VillageGame) -> None:
-        tally: dict[int, int] = {}
+        counts = [0] * g.n
         for voter in self.voters:
             target = self.picked(voter, "vote")
             if target is not None:
-                tally[target] = tally.get(target, 0) + (2 if voter == g.captain else 1)
-        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items())})
+                counts[target] += 2 if voter == g.captain else 1
+        tally = {seat: votes for seat, votes in enumerate(counts) if votes}  # in seat order
+        g.emit("tally", None, votes=tally)
         if not tally:
             g.emit("no_elimination", None, reason="no_votes")
             return

@@ -7,6 +7,7 @@ but the side is disclosed. A Detective murdered earlier this night does not wake
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -26,4 +27,4 @@ class DetectiveStep(Ballot):
         for detective in self.voters:
             target = self.picked(detective, "inspect")
             if target is not None:
-                g.emit("inspection", [detective], player=target, side=g.side(target))
+                g.emit("inspection", alone(detective), player=target, side=g.side(target))

@@ -12,6 +12,7 @@ eyes), and his death is announced at dawn.
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -35,7 +36,7 @@ class DoctorStep(Ballot):
         return [Prompt(actor, "protect", seats([s for s in g.standing() if s != banned]))]
 
     def recorded(self, g: VillageGame, action: Action) -> None:
-        g.emit("protection", [action.actor], target=action.args[0])
+        g.emit("protection", alone(action.actor), target=action.args[0])
 
     def resolve(self, g: VillageGame) -> None:
         protected = next(

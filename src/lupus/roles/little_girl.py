@@ -9,6 +9,7 @@ werewolves learn who she is.
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Prompt
 from lupus.engine.village import VillageGame
 
@@ -26,9 +27,9 @@ def spy_prompts(actor: int) -> list[Prompt]:
 def peep(g: VillageGame, girl: int, awake: list[int], victim: int | None) -> int | None:
     """Show her what she sees; return the night's victim (herself if caught)."""
     if not awake:
-        g.emit("spied_nothing", [girl])
+        g.emit("spied_nothing", alone(girl))
         return victim
-    g.emit("spied", [girl], roles={w: g.roles[w] for w in awake}, target=victim)
+    g.emit("spied", alone(girl), roles={w: g.roles[w] for w in awake}, target=victim)
     chance = float(g.option("little_girl_catch_chance"))
     if g.rng.random() < chance:
         witnesses = [*[s for s in g.living() if g.is_pack(s)], girl]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -21,4 +22,4 @@ class SeerStep(Ballot):
         for seer in self.voters:
             target = self.picked(seer, "inspect")
             if target is not None:
-                g.emit("vision", [seer], player=target, role=g.roles[target])
+                g.emit("vision", alone(seer), player=target, role=g.roles[target])

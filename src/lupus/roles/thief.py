@@ -6,6 +6,7 @@ the middle; the card he takes is his role for the rest of the game.
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot
@@ -23,7 +24,7 @@ class ThiefStep(Ballot):
 
     def started(self, g: VillageGame) -> None:
         for thief in self.voters:
-            g.emit("extra_cards", [thief], cards=list(g.extra_cards))
+            g.emit("extra_cards", alone(thief), cards=list(g.extra_cards))
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         cards = tuple((c,) for c in sorted(set(g.extra_cards)))
@@ -42,4 +43,4 @@ class ThiefStep(Ballot):
             card = str(action.args[0])
             g.extra_cards[g.extra_cards.index(card)] = g.roles[thief]
             g.roles[thief] = card
-            g.emit("role_taken", [thief], player=thief, role=card)
+            g.emit("role_taken", alone(thief), player=thief, role=card)

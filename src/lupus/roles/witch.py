@@ -7,6 +7,7 @@ tit-albert option ``longanis_potions = 1`` allows one potion in all, her choice.
 
 from __future__ import annotations
 
+from lupus.engine.game import alone
 from lupus.engine.model import Action, Prompt
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
@@ -24,7 +25,7 @@ class WitchStep(Ballot):
         self.done: set[int] = set()
         self.used: list[str] = []
         for witch in self.voters:
-            g.emit("victim_shown", [witch], target=g.night.victim)
+            g.emit("victim_shown", alone(witch), target=g.night.victim)
             if len(self.options(g, witch)) == 1:
                 self.done.add(witch)  # no potion left to use: her turn is already over
 
@@ -58,12 +59,12 @@ class WitchStep(Ballot):
         if action.verb == "heal":
             g.potions["heal"] -= 1
             g.night.healed = True
-            g.emit("potion", [witch], kind="heal", target=g.night.victim)
+            g.emit("potion", alone(witch), kind="heal", target=g.night.victim)
         elif action.verb == "poison":
             g.potions["poison"] -= 1
             target = action.args[0]
             assert isinstance(target, int)
             g.night.poisoned.append(target)
-            g.emit("potion", [witch], kind="poison", target=target)
+            g.emit("potion", alone(witch), kind="poison", target=target)
         if action.verb == "pass" or len(self.options(g, witch)) == 1:
             self.done.add(witch)

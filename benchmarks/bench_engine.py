@@ -1,9 +1,11 @@
 """How fast lupus plays random games, through the public path only.
 
-Every game is ``lupus.sim.selfplay.play_one``: a seeded random deal, ``new_game``, then at
-each decision the random bot is handed ``game.view(seat)`` and its action goes through
-``game.apply`` (validated against the prompts like anyone's); a step that waits on
-nobody, or that the bots keep reopening, is closed by the game leader. No shortcut.
+Every game is ``lupus.sim.selfplay.play``, the simulator's own loop (what a run's games
+share, its ``Table``, is worked out once per run, as ``play_range`` does): a seeded
+random deal, ``new_game``, then at each decision the random bot is handed
+``game.view(seat)`` and its action goes through ``game.apply`` (validated against the
+prompts like anyone's); a step that waits on nobody, or that the bots keep reopening, is
+closed by the game leader. No shortcut.
 
     python benchmarks/bench_engine.py                 # every rulebook, one core
     python benchmarks/bench_engine.py werewolf --games 20000
@@ -33,7 +35,7 @@ import time
 from dataclasses import dataclass
 
 from lupus.rulebooks import load
-from lupus.sim.runner import SimConfig, play_one, simulate
+from lupus.sim.runner import SimConfig, Table, play, simulate
 
 WITCH_DEAL = {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4}
 
@@ -59,11 +61,11 @@ BENCHES = {
 
 def run(config: SimConfig, first: int, games: int) -> tuple[float, float, int]:
     """Play games ``first .. first + games`` of the run: wall and CPU seconds, actions."""
-    book = load(config.rules)
+    table = Table(config, load(config.rules))
     actions = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for index in range(first, first + games):
-        actions += play_one(config, index, book)[1]
+        actions += play(table, index)[1]
     return time.perf_counter() - wall, time.process_time() - cpu, actions
 
 
@@ -102,12 +104,12 @@ def versus_peer(games: int, rounds: int) -> None:
     from peer_werewolf_engine import play as peer_play  # this folder is on sys.path
 
     config = BENCHES["werewolf"].config
-    book = load(config.rules)
+    table = Table(config, load(config.rules))
     random.seed(1)  # the peer's own draws (deal, hunter) use the global module
     peer_rng = random.Random(1)
     per_round = max(1, games // rounds)
     for index in range(500):  # warm-up, both sides
-        play_one(config, 10**9 + index, book)
+        play(table, 10**9 + index)
         peer_play(peer_rng)
     ours = {"wall": 0.0, "cpu": 0.0}
     theirs = {"wall": 0.0, "cpu": 0.0}
@@ -115,7 +117,7 @@ def versus_peer(games: int, rounds: int) -> None:
     for r in range(rounds):
         wall, cpu = time.perf_counter(), time.process_time()
         for index in range(r * per_round, (r + 1) * per_round):
-            play_one(config, index, book)
+            play(table, index)
         ours_cpu = time.process_time() - cpu
         ours["wall"] += time.perf_counter() - wall
         ours["cpu"] += ours_cpu

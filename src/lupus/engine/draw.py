@@ -10,11 +10,23 @@ dozens of times. ``tests/test_draw.py`` checks them against the standard library
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+_GETRANDBITS: Final = _random.Random.getrandbits
+"""The C method itself: calling it skips looking ``getrandbits`` up on every draw."""
+
+
+def bits(rng: random.Random, k: int) -> int:
+    """``rng.getrandbits(k)``; for a plain ``random.Random`` (which does not override
+    it) straight from the C generator."""
+    if type(rng) is random.Random:
+        return _GETRANDBITS(rng, k)
+    return rng.getrandbits(k)
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -22,9 +34,9 @@ def below(rng: random.Random, n: int) -> int:
     if n <= 0:
         raise ValueError(f"empty range for below({n})")
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r = bits(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = bits(rng, k)
     return r
 
 

@@ -365,12 +365,14 @@ def pick_one(rng: random.Random, tied: list[int]) -> int:
 
 def plurality(tally: dict[int, int]) -> list[int]:
     """The seats with the most votes (several on a tie; none when nobody got a vote)."""
-    if not tally:
-        return []
-    top = max(tally.values())
-    if top <= 0:
-        return []
-    tied = [s for s, v in tally.items() if v == top]
+    top = 0
+    tied: list[int] = []
+    for seat, votes in tally.items():
+        if votes > top:
+            top = votes
+            tied = [seat]
+        elif votes == top and top > 0:
+            tied.append(seat)
     if len(tied) > 1:
         tied.sort()
     return tied

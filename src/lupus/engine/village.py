@@ -196,16 +196,18 @@ class VillageGame(Game):
         ids = self.facts.first_night if number == 1 else self.facts.later_nights
         skip = self.facts.preparation if self.options.get("quick") else ()
         steps = [registry.phase_start("night", number)]
-        steps += [registry.steps[i]() for i in ids if i not in skip]
+        for step_id in ids:
+            if step_id not in skip:
+                steps.append(registry.steps[step_id]())
         steps.append(registry.dawn())
         return steps
 
     def day(self, number: int) -> list[Step[Any]]:
         registry = role_steps()
-        return [
-            registry.phase_start("day", number),
-            *(registry.steps[i]() for i in self.facts.day),
-        ]
+        steps = [registry.phase_start("day", number)]
+        for step_id in self.facts.day:
+            steps.append(registry.steps[step_id]())
+        return steps
 
     # ------------------------------------------------------------------ who is who
     def living(self) -> list[int]:
@@ -291,7 +293,7 @@ class VillageGame(Game):
         if not self.alive[seat]:
             return
         self.alive[seat] = False
-        self.living_seats = tuple(s for s in self.living_seats if s != seat)
+        self.living_seats = tuple([s for s in self.living_seats if s != seat])
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():

@@ -33,7 +33,7 @@ class VoteStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         partner = g.partner(actor)
         targets = self.targets
-        if partner in self.pool:
+        if partner is not None and partner in self.pool:
             targets = seats([c for c in self.pool if c != partner])
         return [Prompt(actor, "vote", targets), Prompt(actor, "abstain", ((),))]
 

@@ -17,7 +17,7 @@ ROLE = "little-girl"
 
 
 def spies(g: VillageGame) -> list[int]:
-    return g.holders(ROLE)
+    return g.holders(ROLE) if g.in_deck(ROLE) else []
 
 
 def spy_prompts(actor: int) -> list[Prompt]:

@@ -26,7 +26,7 @@ class WitchStep(Ballot):
         self.used: list[str] = []
         for witch in self.voters:
             g.emit("victim_shown", alone(witch), target=g.night.victim)
-            if len(self.options(g, witch)) == 1:
+            if not self.can_brew(g):
                 self.done.add(witch)  # no potion left to use: her turn is already over
 
     def budget(self, g: VillageGame) -> int:
@@ -38,11 +38,18 @@ class WitchStep(Ballot):
     def usable(self, g: VillageGame, kind: str) -> bool:
         return g.potions[kind] > 0 and self.budget(g) > 0
 
+    def can_heal(self, g: VillageGame) -> bool:
+        return self.usable(g, "heal") and g.night.victim is not None
+
+    def can_brew(self, g: VillageGame) -> bool:
+        """Whether a potion can still be used tonight (else passing is all she can do)."""
+        return self.can_heal(g) or self.usable(g, "poison")
+
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         if actor in self.done:
             return []
         found = []
-        if self.usable(g, "heal") and g.night.victim is not None:
+        if self.can_heal(g):
             found.append(Prompt(actor, "heal", ((),)))
         if self.usable(g, "poison"):
             found.append(Prompt(actor, "poison", seats(g.living())))
@@ -66,5 +73,5 @@ class WitchStep(Ballot):
             assert isinstance(target, int)
             g.night.poisoned.append(target)
             g.emit("potion", alone(witch), kind="poison", target=target)
-        if action.verb == "pass" or len(self.options(g, witch)) == 1:
+        if action.verb == "pass" or not self.can_brew(g):
             self.done.add(witch)

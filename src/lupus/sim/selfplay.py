@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Final
+from typing import Final, final
 
 from lupus.bots.base import Bot, make_bot
 from lupus.engine.deal import deal, seat_names
@@ -47,32 +47,52 @@ def seat_factions(book: Rulebook, game: Game) -> list[str]:
     return ["werewolf" if s == game.werewolf else "townsfolk" for s in range(game.n)]
 
 
+@final
+class Table:
+    """What every game of a run shares, worked out once: the rulebook, the cards, the
+    seats' names, the options and which kind of bot plays for each faction."""
+
+    def __init__(self, config: SimConfig, book: Rulebook | None = None) -> None:
+        self.book: Final = book or load(config.rules)
+        self.seed: Final = config.seed
+        self.players: Final = config.players
+        self.counts: Final = config.composition()
+        self.names: Final = tuple(seat_names(config.players))
+        self.options: Final = dict(config.options)
+        self.bot_kinds: Final = dict(config.bots)
+        self.fallback: Final = self.bot_kinds.get("*", "random")
+
+
 def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tuple[Game, int]:
     """Play game ``index`` of the run to its end; return it and its action count."""
-    book = book or load(config.rules)
-    rng = random.Random(game_seed(config.seed, index))
-    d = deal(book, config.players, config.composition(), rng)
+    return play(Table(config, book), index)
+
+
+def play(table: Table, index: int) -> tuple[Game, int]:
+    """Game ``index`` of the run ``table`` belongs to, played to its end, and its
+    action count."""
+    book = table.book
+    rng = random.Random(game_seed(table.seed, index))
+    d = deal(book, table.players, table.counts, rng)
     game = new_game(
         book,
-        seat_names(config.players),
+        table.names,
         d.roles,
         d.extra_cards,
-        dict(config.options),
+        dict(table.options),
         seed=rng.getrandbits(63),
         characters=d.characters,
         chests=d.chests,
         burgomaster=d.burgomaster,
     )
-    factions = seat_factions(book, game)
-    cache: dict[str, Bot] = {}
-
-    def bot_for(seat: int) -> Bot:
-        kind = config.bots.get(factions[seat], config.bots.get("*", "random"))
-        if kind not in cache:
-            cache[kind] = make_bot(kind, book.id)
-        return cache[kind]
-
-    bots = [bot_for(s) for s in range(game.n)]
+    made: dict[str, Bot] = {}  # one bot of each kind per game
+    bots: list[Bot] = []
+    for faction in seat_factions(book, game):
+        kind = table.bot_kinds.get(faction, table.fallback)
+        bot = made.get(kind)
+        if bot is None:
+            bot = made[kind] = make_bot(kind, book.id)
+        bots.append(bot)
     actions = 0
     step, budget = game.step, 0
     patience = 4 * game.n
@@ -94,10 +114,10 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
 
 
 def play_range(config: SimConfig, start: int, stop: int) -> Tally:
-    book = load(config.rules)
+    table = Table(config)
     tally = Tally()
     for index in range(start, stop):
-        game, actions = play_one(config, index, book)
+        game, actions = play(table, index)
         tally.games += 1
         if game.outcome is not None and game.outcome.winner is not None:
             tally.wins[game.outcome.winner] += 1

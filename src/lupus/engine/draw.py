@@ -19,12 +19,13 @@ T = TypeVar("T")
 
 _GETRANDBITS: Final = _random.Random.getrandbits
 """The C method itself: calling it skips looking ``getrandbits`` up on every draw."""
+_RANDOM: Final = random.Random  # (a constant: no module attribute lookup per draw)
 
 
 def bits(rng: random.Random, k: int) -> int:
     """``rng.getrandbits(k)``; for a plain ``random.Random`` (which does not override
     it) straight from the C generator."""
-    if type(rng) is random.Random:
+    if type(rng) is _RANDOM:
         return _GETRANDBITS(rng, k)
     return rng.getrandbits(k)
 

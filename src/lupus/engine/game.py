@@ -154,7 +154,11 @@ class Game:
     ) -> None:
         """``emit`` with the event's fields already in a dict (forwarding ``**data``
         from one keyword function to another costs a compiled call its fast path)."""
-        aud = None if event_audience is None else frozenset(event_audience)
+        aud: frozenset[int] | None
+        if event_audience is None or isinstance(event_audience, frozenset):
+            aud = event_audience  # (``frozenset(x)`` would copy it)
+        else:
+            aud = frozenset(event_audience)
         self.ledger.record(Event(event_kind, aud, data, self.phase, self.number))
 
     def push_front(self, *steps: Step[Any]) -> None:

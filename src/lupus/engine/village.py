@@ -329,7 +329,11 @@ class VillageGame(Game):
         if not self.dirty or self.holding():
             return
         self.dirty = False
-        steps = [*self.shots, role_steps().win_check(), *self.successions]
+        check = role_steps().win_check()
+        if not self.shots and not self.successions:
+            self.agenda.appendleft(check)
+            return
+        steps = [*self.shots, check, *self.successions]
         self.shots = []
         self.successions = []
         self.agenda.extendleft(reversed(steps))  # as ``push_front(*steps)``

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Final
 
 from lupus.engine.game import Step
@@ -18,7 +18,7 @@ def seats(targets: list[int] | tuple[int, ...]) -> tuple[Args, ...]:
     return tuple([SEAT_ARGS[t] for t in targets])
 
 
-def tally(targets: Iterable[int | None]) -> dict[int, int]:
+def tally(targets: Sequence[int | None]) -> dict[int, int]:
     """How often each seat was named (None, nobody named, is not counted)."""
     counts: dict[int, int] = {}
     for target in targets:

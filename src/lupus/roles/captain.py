@@ -45,7 +45,7 @@ class ElectionStep(Ballot):
 
     def resolve(self, g: VillageGame) -> None:
         assert self.candidates is not None
-        votes = tally(self.picked(v, "elect") for v in self.voters)
+        votes = tally([self.picked(v, "elect") for v in self.voters])
         # Nobody voted: a tie among every candidate.
         tied = plurality(votes) if votes else [c for c in self.candidates if g.alive[c]]
         if len(tied) == 1:

@@ -28,7 +28,7 @@ class LynchStep(Ballot):
         g.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")
 
     def resolve(self, g: VillageGame) -> None:
-        votes = tally(self.picked(v, "vote") for v in self.voters)
+        votes = tally([self.picked(v, "vote") for v in self.voters])
         g.emit("tally", None, votes=dict(sorted(votes.items())))
         if not votes:
             g.emit("no_elimination", None, reason="no_votes")

@@ -22,6 +22,7 @@ class WerewolvesStep(Ballot):
         g.emit("wake", None, step=self.id)
         self.pack = [s for s in g.living_seats if g.is_pack(s)]
         self.den = frozenset(self.pack)  # who sees the pack's choices
+        self.victims = seats(g.living_seats)  # every werewolf's choices
         spies = little_girl.spies(g)
         self.voters = tuple(sorted([*self.pack, *spies]) if spies else self.pack)
         g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})
@@ -29,7 +30,7 @@ class WerewolvesStep(Ballot):
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         if actor in self.den:
-            return [Prompt(actor, "kill", seats(g.living_seats)), Prompt(actor, "sleep", ((),))]
+            return [Prompt(actor, "kill", self.victims), Prompt(actor, "sleep", ((),))]
         return little_girl.spy_prompts(actor)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
@@ -44,7 +45,7 @@ class WerewolvesStep(Ballot):
             g.emit("starvation", None)
             g.finish(starved, "starvation")
             return
-        named = tally(self.picked(w, "kill") for w in awake)
+        named = tally([self.picked(w, "kill") for w in awake])
         victim = pick_one(g.rng, plurality(named)) if named else None
         g.emit("pack_victim", self.den, target=victim)
         for girl in self.voters:

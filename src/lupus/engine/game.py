@@ -63,12 +63,12 @@ class Step(Generic[G]):
         """Every decision that may be taken now, including changes of a given vote."""
         return []
 
-    def prompts_for(self, game: G, actor: int) -> Sequence[Prompt]:
+    def prompts_for(self, game: G, actor: int) -> tuple[Prompt, ...]:
         """One actor's prompts; steps override it when that is cheaper than filtering.
 
-        The game does not change the list it gets, so a step may hand out a cached one.
+        A tuple, which a view keeps as it is: a step may hand out a cached one.
         """
-        return [p for p in self.prompts(game) if p.actor == actor]
+        return tuple([p for p in self.prompts(game) if p.actor == actor])
 
     def waiting(self, game: G) -> list[int]:
         """Actors who still owe an input before the step can resolve."""
@@ -112,7 +112,7 @@ class Game:
         self.options: dict[str, OptionValue] = resolve_options(rulebook, options or {})
         self.seed = seed
         self.rng = random.Random(seed)
-        self.ledger = Ledger(self.n)
+        self.ledger = Ledger()
         self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []
         self.deaths: list[Death] = []
@@ -199,7 +199,7 @@ class Game:
             return [*self.step.prompts(self), CLOSE]
         return list(self.open_prompts(actor))
 
-    def open_prompts(self, actor: int) -> Sequence[Prompt]:
+    def open_prompts(self, actor: int) -> tuple[Prompt, ...]:
         """One actor's open prompts, as the step hands them out (do not change them)."""
         step = self.step
         if step is None or self.outcome is not None:

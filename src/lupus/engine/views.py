@@ -204,13 +204,9 @@ class Ledger:
     again and again and only pays for the events recorded since.
     """
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self) -> None:
         self.all: list[Event] = []
-        self.shares: list[list[Event]] = [[] for _ in range(seats)]
-        # For each seat: where in ``all`` each event of its share stands, and how far
-        # into ``all`` its share has been routed.
-        self.positions: list[list[int]] = [[] for _ in range(seats)]
-        self.routed: list[int] = [0] * seats
+        self.shares: dict[int, Share] = {}  # made for a seat when first read
 
     def record(self, event: Event) -> None:
         self.all.append(event)
@@ -219,19 +215,31 @@ class Ledger:
         """The events among the first ``upto`` that ``seat`` may see (LEADER: all)."""
         if seat == LEADER:
             return tuple(self.all[:upto])
-        share = self.shares[seat]
-        positions = self.positions[seat]
-        routed = self.routed[seat]
-        if routed < upto:
-            events = self.all
-            for index in range(routed, upto):
-                audience = events[index].audience
+        share = self.shares.get(seat)
+        if share is None:
+            share = self.shares[seat] = Share()
+        events = share.events
+        if share.routed < upto:
+            everything = self.all
+            for index in range(share.routed, upto):
+                audience = everything[index].audience
                 if audience is None or seat in audience:
-                    share.append(events[index])
-                    positions.append(index)
-            self.routed[seat] = upto
-            return tuple(share)
-        return tuple(share[: bisect_left(positions, upto)])
+                    events.append(everything[index])
+                    share.positions.append(index)
+            share.routed = upto
+            return tuple(events)
+        return tuple(events[: bisect_left(share.positions, upto)])
+
+
+@final
+class Share:
+    """One seat's events routed so far: where each stands in the ledger, and how far
+    into the ledger the routing went."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.positions: list[int] = []
+        self.routed = 0
 
 
 def view_of(game: Game, seat: int) -> View:
@@ -243,7 +251,7 @@ def view_of(game: Game, seat: int) -> View:
         game.phase,
         game.number,
         game.ledger,
-        tuple(game.open_prompts(seat)),
+        game.open_prompts(seat),
         game.outcome is not None,
         game.state_id,
     )

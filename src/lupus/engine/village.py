@@ -342,9 +342,10 @@ class VillageGame(Game):
     def winner(self) -> tuple[str, str] | None:
         """The faction that has won now and the condition, checked in rulebook order."""
         living = self.living_seats
+        roles, faction_of_role = self.roles, self.faction_of_role
         alive_in: dict[str, int] = {}  # faction -> living members
         for seat in living:
-            faction = self.role_faction(seat)
+            faction = faction_of_role[roles[seat]]
             alive_in[faction] = alive_in.get(faction, 0) + 1
         for spec in self.facts.wins:
             if self._holds(spec, living, alive_in):

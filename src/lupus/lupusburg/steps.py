@@ -43,8 +43,8 @@ class Turn(Step):
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
         return []
 
-    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
-        return self.prompts(game) if actor == self.actor else []
+    def prompts_for(self, game: object, actor: int) -> tuple[Prompt, ...]:
+        return tuple(self.prompts(game)) if actor == self.actor else ()
 
     def waiting(self, game: object) -> list[int]:
         return [] if self.actor is None or self.choice is not None else [self.actor]
@@ -309,10 +309,10 @@ class SecondVoting(Step):
     def prompts(self, game: object) -> list[Prompt]:
         return [Prompt(s, "ballot", houses(self.suspects)) for s in self.waiting(game)]
 
-    def prompts_for(self, game: object, actor: int) -> list[Prompt]:
+    def prompts_for(self, game: object, actor: int) -> tuple[Prompt, ...]:
         if self.owed.get(actor, 0) <= 0:
-            return []
-        return [Prompt(actor, "ballot", houses(self.suspects))]
+            return ()
+        return (Prompt(actor, "ballot", houses(self.suspects)),)
 
     def waiting(self, game: object) -> list[int]:
         return [s for s, owed in self.owed.items() if owed > 0]

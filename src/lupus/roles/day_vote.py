@@ -43,9 +43,10 @@ class VoteStep(Ballot):
 
     def resolve(self, g: VillageGame) -> None:
         counts = [0] * g.n
-        for voter in self.voters:
-            target = self.picked(voter, "vote")
-            if target is not None:
+        for voter, action in self.choice.items():
+            if action.verb == "vote":
+                target = action.args[0]
+                assert isinstance(target, int)
                 counts[target] += 2 if voter == g.captain else 1
         tally = {seat: votes for seat, votes in enumerate(counts) if votes}  # in seat order
         g.emit("tally", None, votes=tally)

@@ -27,7 +27,7 @@ class NominationsStep(VillageStep):
     def __init__(self) -> None:
         self.nominations: dict[int, int] = {}  # nominator -> nominee, in the order given
         # Each player's nominate prompt, built once: nobody dies during the discussion.
-        self._nominate: dict[int, list[Prompt]] = {}
+        self._nominate: dict[int, tuple[Prompt, ...]] = {}
 
     def begin(self, g: VillageGame) -> bool:
         g.nominees = []
@@ -37,15 +37,15 @@ class NominationsStep(VillageStep):
     def prompts(self, g: VillageGame) -> list[Prompt]:
         return [p for s in g.living_seats for p in self.prompts_for(g, s)]
 
-    def prompts_for(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         if not g.alive[actor]:
-            return []
+            return ()
         if actor in self.nominations:
-            return [Prompt(actor, "withdraw", ((),))]
+            return (Prompt(actor, "withdraw", ((),)),)
         offer = self._nominate.get(actor)
         if offer is None:
             others = seats([s for s in g.living_seats if s != actor])
-            offer = self._nominate[actor] = [Prompt(actor, "nominate", others)]
+            offer = self._nominate[actor] = (Prompt(actor, "nominate", others),)
         return offer
 
     def waiting(self, g: VillageGame) -> list[int]:

@@ -21,14 +21,25 @@ class RandomBot:
 
     def act(self, view: View, rng: random.Random) -> Action:
         prompts = view.prompts
-        if len(prompts) == 1:
-            pool: Sequence[Prompt] = prompts
-        else:
-            pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
-        if len(pool) == 1:
+        only = sole(prompts)
+        if only is not None:
             # One verb, the usual case: the same draw as below, without listing the pairs.
-            only = pool[0]
             return Action(view.seat, only.verb, only.choices[below(rng, len(only.choices))])
+        pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
         choices = [(p.verb, args) for p in pool for args in p.choices]
         verb, args = choices[below(rng, len(choices))]
         return Action(view.seat, verb, args)
+
+
+def sole(prompts: Sequence[Prompt]) -> Prompt | None:
+    """The one prompt to draw from, if there is one: the only prompt, or the only active
+    one beside passive ones (found without building a list: a bot decides at every turn)."""
+    if len(prompts) == 1:
+        return prompts[0]
+    found = None
+    for prompt in prompts:
+        if prompt.verb not in PASSIVE:
+            if found is not None:
+                return None
+            found = prompt
+    return found

@@ -14,7 +14,6 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final, Generic
@@ -120,7 +119,9 @@ class Game:
         self.phase = "setup"
         self.number = 0
         self.step: Step[Any] | None = None
-        self.agenda: deque[Step[Any]] = deque()
+        # The steps to come, the next one last: a stack, so that pushing steps to the
+        # front and taking the next one are appends and pops at the end of a list.
+        self.agenda: list[Step[Any]] = []
         self.outcome: Outcome | None = None
         self.public = PublicSetup(rulebook.id, self.names, MappingProxyType(dict(self.options)))
 
@@ -163,7 +164,7 @@ class Game:
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
-        self.agenda.extendleft(reversed(steps))
+        self.agenda.extend(reversed(steps))
 
     def end(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -184,9 +185,9 @@ class Game:
                     self.after_resolve()
                 continue
             if not self.agenda:
-                self.agenda.extend(self.next_phase())
+                self.agenda = self.next_phase()[::-1]
                 continue
-            nxt = self.agenda.popleft()
+            nxt = self.agenda.pop()
             if nxt.begin(self):
                 self.step = nxt
 

@@ -331,12 +331,12 @@ class VillageGame(Game):
         self.dirty = False
         check = role_steps().win_check()
         if not self.shots and not self.successions:
-            self.agenda.appendleft(check)
+            self.agenda.append(check)  # (the agenda's next step is its last)
             return
         steps = [*self.shots, check, *self.successions]
         self.shots = []
         self.successions = []
-        self.agenda.extendleft(reversed(steps))  # as ``push_front(*steps)``
+        self.push_front(*steps)
 
     # ------------------------------------------------------------------ winning
     def winner(self) -> tuple[str, str] | None:

@@ -8,7 +8,6 @@ which is what the theory of random play (and the speed comparisons) assume.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from lupus.bots.base import PASSIVE
 from lupus.engine.draw import below
@@ -31,7 +30,7 @@ class RandomBot:
         return Action(view.seat, verb, args)
 
 
-def sole(prompts: Sequence[Prompt]) -> Prompt | None:
+def sole(prompts: tuple[Prompt, ...]) -> Prompt | None:
     """The one prompt to draw from, if there is one: the only prompt, or the only active
     one beside passive ones (found without building a list: a bot decides at every turn)."""
     if len(prompts) == 1:

@@ -152,6 +152,9 @@ class VillageGame(Game):
         self.living_seats: tuple[int, ...] = tuple(range(self.n))
         self.facts = facts
         self.faction_of_role = facts.faction_of_role
+        # Living players per faction of their card, kept by ``kill`` and ``give_role``
+        # (the win check reads it after every death).
+        self.alive_in: dict[str, int] = count_cards([facts.faction_of_role[r] for r in roles])
         self.deck: dict[str, int] = count_cards(roles, extra_cards)
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
@@ -229,6 +232,14 @@ class VillageGame(Game):
         choice tells a player who died before dawn)."""
         return [s for s in range(self.n) if self.alive[s] or s in self.night.unannounced]
 
+    def give_role(self, seat: int, role: str) -> None:
+        """The player's card changes (the Thief takes one): his faction may too."""
+        if self.alive[seat]:
+            alive_in, faction = self.alive_in, self.faction_of_role[role]
+            alive_in[self.role_faction(seat)] -= 1
+            alive_in[faction] = alive_in.get(faction, 0) + 1
+        self.roles[seat] = role
+
     def role_faction(self, seat: int) -> str:
         return self.faction_of_role[self.roles[seat]]
 
@@ -294,6 +305,7 @@ class VillageGame(Game):
             return
         self.alive[seat] = False
         self.living_seats = tuple([s for s in self.living_seats if s != seat])
+        self.alive_in[self.role_faction(seat)] -= 1
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():
@@ -342,11 +354,7 @@ class VillageGame(Game):
     def winner(self) -> tuple[str, str] | None:
         """The faction that has won now and the condition, checked in rulebook order."""
         living = self.living_seats
-        roles, faction_of_role = self.roles, self.faction_of_role
-        alive_in: dict[str, int] = {}  # faction -> living members
-        for seat in living:
-            faction = faction_of_role[roles[seat]]
-            alive_in[faction] = alive_in.get(faction, 0) + 1
+        alive_in = self.alive_in
         for spec in self.facts.wins:
             if self._holds(spec, living, alive_in):
                 return spec.faction, spec.when
@@ -362,7 +370,7 @@ class VillageGame(Game):
                 and set(living) == set(lovers)
             )
         if spec.when == "none_alive":
-            return spec.of is None or spec.of not in alive_in
+            return spec.of is None or alive_in.get(spec.of, 0) == 0
         members = alive_in.get(spec.faction, 0)
         if members == 0:
             return False

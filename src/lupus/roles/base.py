@@ -13,9 +13,12 @@ SEAT_ARGS: Final[tuple[Args, ...]] = tuple((seat,) for seat in range(256))
 """The argument tuple naming each seat, built once: prompts list them by the dozen."""
 
 
-def seats(targets: list[int] | tuple[int, ...]) -> tuple[Args, ...]:
-    """The choices of a verb that names one seat among ``targets``."""
-    return tuple([SEAT_ARGS[t] for t in targets])
+def seats(targets: list[int]) -> tuple[Args, ...]:
+    """The choices of a verb that names one seat among ``targets``.
+
+    (A list, not any sequence: compiled, the tuple is then filled in one pass.)
+    """
+    return tuple(SEAT_ARGS[t] for t in targets)
 
 
 def tally(targets: Sequence[int | None]) -> dict[int, int]:
@@ -57,6 +60,7 @@ class Ballot(VillageStep):
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
         self._offered: dict[int, tuple[Prompt, ...]] = {}
+        self._first_missing = 0  # see first_waiting
 
     def begin(self, g: VillageGame) -> bool:
         if self.wake is not None:
@@ -97,11 +101,14 @@ class Ballot(VillageStep):
     def first_waiting(self, g: VillageGame) -> int | None:
         if not self.complete_when_all_chose:
             return super().first_waiting(g)
-        choice = self.choice
-        for voter in self.voters:
-            if voter not in choice:
-                return voter
-        return None
+        # Decisions are only ever added (or changed): the voters before the first one
+        # found missing last time have all decided, so the search starts from there.
+        voters, choice = self.voters, self.choice
+        first = self._first_missing
+        while first < len(voters) and voters[first] in choice:
+            first += 1
+        self._first_missing = first
+        return voters[first] if first < len(voters) else None
 
     def complete(self, g: VillageGame) -> bool:
         """``waiting`` is empty, asked without listing who is missing (after every action)."""

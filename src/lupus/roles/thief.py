@@ -42,5 +42,5 @@ class ThiefStep(Ballot):
                 continue
             card = str(action.args[0])
             g.extra_cards[g.extra_cards.index(card)] = g.roles[thief]
-            g.roles[thief] = card
+            g.give_role(thief, card)
             g.emit("role_taken", alone(thief), player=thief, role=card)

@@ -22,7 +22,7 @@ class WerewolvesStep(Ballot):
         g.emit("wake", None, step=self.id)
         self.pack = [s for s in g.living_seats if g.is_pack(s)]
         self.den = frozenset(self.pack)  # who sees the pack's choices
-        self.victims = seats(g.living_seats)  # every werewolf's choices
+        self.victims = seats(g.living())  # every werewolf's choices
         spies = little_girl.spies(g)
         self.voters = tuple(sorted([*self.pack, *spies]) if spies else self.pack)
         g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})

@@ -109,9 +109,20 @@ class RuleFacts:
         self.hunter_triggers: frozenset[str] = frozenset(mechanics.hunter_triggers)
         self.starvation_winner: str | None = mechanics.starvation_winner
         # (sorted cards dealt, sorted extra cards, quick game) that passed every check
-        self.playable: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
+        self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Cards] = {}
         # tables of names that passed ``check_names`` (which depends on them alone)
         self.valid_names: set[tuple[str, ...]] = set()
+
+
+@final
+class Cards:
+    """What a game reads from the cards dealt, worked out once per multiset of cards."""
+
+    def __init__(self, facts: RuleFacts, roles: Sequence[str], extra_cards: Sequence[str]) -> None:
+        self.deck: Final = count_cards(roles, extra_cards)  # card -> copies in the game
+        self.composition: Final = dict(sorted(self.deck.items()))  # as announced
+        # faction -> players holding one of its cards
+        self.factions: Final = count_cards([facts.faction_of_role[r] for r in roles])
 
 
 _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
@@ -137,8 +148,8 @@ class VillageGame(Game):
         super().__init__(rulebook, names, options, seed)
         facts = rule_facts(rulebook)
         cards = (tuple(sorted(roles)), tuple(sorted(extra_cards)), bool(self.options.get("quick")))
-        known = cards in facts.playable  # the cards' checks depend on the cards alone
-        if known:
+        known = facts.dealt.get(cards)  # the cards' checks depend on the cards alone
+        if known is not None:
             if self.names not in facts.valid_names:
                 check_names(rulebook, self.names)
                 facts.valid_names.add(self.names)
@@ -154,8 +165,13 @@ class VillageGame(Game):
         self.faction_of_role = facts.faction_of_role
         # Living players per faction of their card, kept by ``kill`` and ``give_role``
         # (the win check reads it after every death).
-        self.alive_in: dict[str, int] = count_cards([facts.faction_of_role[r] for r in roles])
-        self.deck: dict[str, int] = count_cards(roles, extra_cards)
+        if known is None:
+            known = Cards(facts, roles, extra_cards)
+            new_cards = True
+        else:
+            new_cards = False
+        self.alive_in: dict[str, int] = dict(known.factions)
+        self.deck: dict[str, int] = known.deck  # (shared by the games of these cards: read only)
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
         self.night = NightRecord()
@@ -167,17 +183,17 @@ class VillageGame(Game):
         self.successions: list[Step[Any]] = []
         self.dirty = False
         self.pack_roles = facts.pack
-        if not known:
+        if new_cards:
             if self.already_won():
                 raise SetupError(
                     "this composition is decided before anyone plays (a side already won)"
                 )
-            facts.playable.add(cards)
+            facts.dealt[cards] = known
         self.emit(
             "game_starts",
             None,
             players=list(self.names),
-            composition=dict(sorted(self.deck.items())),
+            composition=dict(known.composition),
             options=dict(self.options),
         )
         for seat, role in enumerate(self.roles):

@@ -59,7 +59,7 @@ class Ballot(VillageStep):
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
-        self._offered: dict[int, tuple[Prompt, ...]] = {}
+        self._offered: list[tuple[Prompt, ...] | None] = []  # by seat, when first asked
         self._first_missing = 0  # see first_waiting
 
     def begin(self, g: VillageGame) -> bool:
@@ -86,7 +86,9 @@ class Ballot(VillageStep):
 
     def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         # A tuple, so that a view can keep it as it is (``tuple()`` of a tuple is itself).
-        offered = self._offered.get(actor)
+        if not self._offered:
+            self._offered = [None] * g.n
+        offered = self._offered[actor]
         if offered is None:
             offered = tuple(self.options(g, actor)) if actor in self.voters else ()
             self._offered[actor] = offered
@@ -120,7 +122,7 @@ class Ballot(VillageStep):
 
     def forget_prompts(self) -> None:
         if self.options_follow_decisions:
-            self._offered.clear()
+            self._offered = []
 
     def act(self, g: VillageGame, action: Action) -> None:
         self.choice[action.actor] = action

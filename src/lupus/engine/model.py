@@ -102,6 +102,21 @@ class Prompt(Value):
         return self.normalize(args) in self.choices
 
 
+_BARE: Final[dict[str, tuple[Prompt, ...]]] = {}
+
+
+def bare(actor: int, verb: str) -> Prompt:
+    """The prompt of a verb without arguments (pass, abstain, heal...).
+
+    Built once per verb for the first 256 seats and shared, as prompts are immutable
+    values: a game hands out dozens of these, one to each player at each vote.
+    """
+    made = _BARE.get(verb)
+    if made is None:
+        made = _BARE[verb] = tuple([Prompt(seat, verb, ((),)) for seat in range(256)])
+    return made[actor] if 0 <= actor < 256 else Prompt(actor, verb, ((),))
+
+
 def _arg_order(arg: Arg) -> tuple[int, str]:
     return (arg, "") if isinstance(arg, int) else (-1, arg)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from lupus.engine.draw import choice, shuffle
 from lupus.engine.game import Step, alone
-from lupus.engine.model import Action, Args, Prompt
+from lupus.engine.model import Action, Args, Prompt, bare
 from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks.schema import Rulebook
 
@@ -170,7 +170,7 @@ class PrivilegeStep(Turn):
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
         if self.seen is None:
             others = [h for h in g.living_houses() if h // 2 != actor]
-            return [Prompt(actor, "privilege", houses(others)), Prompt(actor, "pass", ((),))]
+            return [Prompt(actor, "privilege", houses(others)), bare(actor, "pass")]
         mine = [h for h in g.houses_of(actor) if g.alive_house[h]]
         return [Prompt(actor, "show", houses(mine))]
 
@@ -241,7 +241,7 @@ class BetTurn(Turn):
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
         coins = sorted(set(self.draw(g)), reverse=True)
         choices = tuple((t, c) for t in range(g.n) if t != actor for c in coins)
-        return [Prompt(actor, "bet", choices), Prompt(actor, "pass", ((),))]
+        return [Prompt(actor, "bet", choices), bare(actor, "pass")]
 
     def recorded(self, g: LupusburgGame, action: Action) -> None:
         if action.verb != "bet":

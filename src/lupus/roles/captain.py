@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lupus.engine.draw import choice
 from lupus.engine.game import plurality
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats, tally
 
@@ -37,7 +37,7 @@ class ElectionStep(Ballot):
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         assert self.candidates is not None
         live = [c for c in self.candidates if g.alive[c]]
-        return [Prompt(actor, "elect", seats(live)), Prompt(actor, "abstain", ((),))]
+        return [Prompt(actor, "elect", seats(live)), bare(actor, "abstain")]
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None

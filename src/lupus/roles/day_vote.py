@@ -9,7 +9,7 @@ be changed until the step resolves.
 from __future__ import annotations
 
 from lupus.engine.game import plurality
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 
@@ -35,7 +35,7 @@ class VoteStep(Ballot):
         targets = self.targets
         if partner is not None and partner in self.pool:
             targets = seats([c for c in self.pool if c != partner])
-        return [Prompt(actor, "vote", targets), Prompt(actor, "abstain", ((),))]
+        return [Prompt(actor, "vote", targets), bare(actor, "abstain")]
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None

@@ -7,7 +7,7 @@ check, so it can still turn the game.
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt
+from lupus.engine.model import Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 
@@ -26,7 +26,7 @@ class ShootStep(Ballot):
         g.emit("hunter_aims", None, player=self.hunter)
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "shoot", seats(g.living())), Prompt(actor, "pass", ((),))]
+        return [Prompt(actor, "shoot", seats(g.living())), bare(actor, "pass")]
 
     def resolve(self, g: VillageGame) -> None:
         target = self.picked(self.hunter, "shoot")

@@ -10,7 +10,7 @@ werewolves learn who she is.
 from __future__ import annotations
 
 from lupus.engine.game import alone
-from lupus.engine.model import Prompt
+from lupus.engine.model import Prompt, bare
 from lupus.engine.village import VillageGame
 
 ROLE = "little-girl"
@@ -21,7 +21,7 @@ def spies(g: VillageGame) -> list[int]:
 
 
 def spy_prompts(actor: int) -> list[Prompt]:
-    return [Prompt(actor, "spy", ((),)), Prompt(actor, "pass", ((),))]
+    return [bare(actor, "spy"), bare(actor, "pass")]
 
 
 def peep(g: VillageGame, girl: int, awake: list[int], victim: int | None) -> int | None:

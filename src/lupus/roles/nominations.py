@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, VillageStep, seats
 
@@ -41,7 +41,7 @@ class NominationsStep(VillageStep):
         if not g.alive[actor]:
             return ()
         if actor in self.nominations:
-            return (Prompt(actor, "withdraw", ((),)),)
+            return (bare(actor, "withdraw"),)
         offer = self._nominate.get(actor)
         if offer is None:
             others = seats([s for s in g.living_seats if s != actor])
@@ -99,7 +99,7 @@ class BanishmentStep(Ballot):
         return True
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "vote", seats(self.pool)), Prompt(actor, "abstain", ((),))]
+        return [Prompt(actor, "vote", seats(self.pool)), bare(actor, "abstain")]
 
     def resolve(self, g: VillageGame) -> None:
         tally: Counter[int] = Counter()

@@ -7,7 +7,7 @@ the middle; the card he takes is his role for the rest of the game.
 from __future__ import annotations
 
 from lupus.engine.game import alone
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot
 
@@ -30,7 +30,7 @@ class ThiefStep(Ballot):
         cards = tuple((c,) for c in sorted(set(g.extra_cards)))
         found = [Prompt(actor, "take", cards)]
         if not self.forced(g):
-            found.append(Prompt(actor, "keep", ((),)))
+            found.append(bare(actor, "keep"))
         return found
 
     def resolve(self, g: VillageGame) -> None:

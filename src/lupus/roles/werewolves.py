@@ -9,7 +9,7 @@ The Little Girl acts during this step (see ``little_girl``).
 from __future__ import annotations
 
 from lupus.engine.game import pick_one, plurality
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles import little_girl
 from lupus.roles.base import Ballot, seats, tally
@@ -30,7 +30,7 @@ class WerewolvesStep(Ballot):
 
     def options(self, g: VillageGame, actor: int) -> list[Prompt]:
         if actor in self.den:
-            return [Prompt(actor, "kill", self.victims), Prompt(actor, "sleep", ((),))]
+            return [Prompt(actor, "kill", self.victims), bare(actor, "sleep")]
         return little_girl.spy_prompts(actor)
 
     def recorded(self, g: VillageGame, action: Action) -> None:

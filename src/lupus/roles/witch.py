@@ -8,7 +8,7 @@ tit-albert option ``longanis_potions = 1`` allows one potion in all, her choice.
 from __future__ import annotations
 
 from lupus.engine.game import alone
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 
@@ -23,7 +23,6 @@ class WitchStep(Ballot):
 
     def started(self, g: VillageGame) -> None:
         self.done: set[int] = set()
-        self.used: list[str] = []
         for witch in self.voters:
             g.emit("victim_shown", alone(witch), target=g.night.victim)
             if not self.can_brew(g):
@@ -50,10 +49,10 @@ class WitchStep(Ballot):
             return []
         found = []
         if self.can_heal(g):
-            found.append(Prompt(actor, "heal", ((),)))
+            found.append(bare(actor, "heal"))
         if self.usable(g, "poison"):
             found.append(Prompt(actor, "poison", seats(g.living())))
-        found.append(Prompt(actor, "pass", ((),)))
+        found.append(bare(actor, "pass"))
         return found
 
     complete_when_all_chose = False  # see waiting

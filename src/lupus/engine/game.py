@@ -22,7 +22,7 @@ from typing_extensions import TypeVar
 
 from lupus.engine import draw
 from lupus.engine.errors import IllegalAction
-from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
+from lupus.engine.model import LEADER, Action, Args, Death, Event, Outcome, Prompt
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -244,7 +244,7 @@ class Game:
             else:
                 raise IllegalAction(self._refusal(action, mine))
             args = prompt.normalize(action.args) if prompt.unordered else action.args
-            if args not in prompt.choices:
+            if not listed(args, prompt.choices):
                 raise IllegalAction(self._bad_args(action, prompt))
             # The step records the action as the prompt lists it (a pair in order).
             step.act(self, action if args is action.args else Action(actor, verb, args))
@@ -360,6 +360,15 @@ def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[st
         except ValueError as exc:
             raise SetupError(f"option {exc}") from exc
     return values
+
+
+def listed(args: Args, choices: tuple[Args, ...]) -> bool:
+    """Whether ``args`` is one of ``choices``. Most actions hand back one of the very
+    tuples their prompt listed: those are found by identity, before any comparison."""
+    for choice in choices:
+        if choice is args:
+            return True
+    return args in choices
 
 
 def pick_one(rng: random.Random, tied: list[int]) -> int:

@@ -31,8 +31,8 @@ class AvengerStep(Ballot):
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("avenger")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "shoot", seats([s for s in g.standing() if s != actor]))]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "shoot", seats([s for s in g.standing() if s != actor])),)
 
     def resolve(self, g: VillageGame) -> None:
         for avenger in self.voters:

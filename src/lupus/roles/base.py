@@ -78,8 +78,8 @@ class Ballot(VillageStep):
     def started(self, g: VillageGame) -> None:
         """Private announcements to the actors once they are known."""
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return []
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return ()
 
     def prompts(self, g: VillageGame) -> list[Prompt]:
         return [p for a in self.voters for p in self.prompts_for(g, a)]
@@ -90,7 +90,7 @@ class Ballot(VillageStep):
             self._offered = [None] * g.n
         offered = self._offered[actor]
         if offered is None:
-            offered = tuple(self.options(g, actor)) if actor in self.voters else ()
+            offered = self.options(g, actor) if actor in self.voters else ()
             self._offered[actor] = offered
         return offered
 

@@ -34,10 +34,10 @@ class ElectionStep(Ballot):
         self.voters = tuple(g.living())
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         assert self.candidates is not None
         live = [c for c in self.candidates if g.alive[c]]
-        return [Prompt(actor, "elect", seats(live)), bare(actor, "abstain")]
+        return (Prompt(actor, "elect", seats(live)), bare(actor, "abstain"))
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None
@@ -74,8 +74,8 @@ class SuccessionStep(Ballot):
         self.voters = (self.captain,)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "appoint", seats(g.living()))]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "appoint", seats(g.living())),)
 
     def resolve(self, g: VillageGame) -> None:
         chosen = self.picked(self.captain, "appoint")
@@ -101,9 +101,9 @@ class DecideStep(Ballot):
         self.voters = (captain,)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         partner = g.partner(actor)
-        return [Prompt(actor, "decide", seats([t for t in self.tied if t != partner]))]
+        return (Prompt(actor, "decide", seats([t for t in self.tied if t != partner])),)
 
     def resolve(self, g: VillageGame) -> None:
         from lupus.roles.day_vote import VoteStep

@@ -22,11 +22,11 @@ class CupidStep(Ballot):
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("cupid")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         # A pair is listed the way the prompt normalizes what a player gives (any order).
         shape = Prompt(actor, "link", (), unordered=True)
         pairs = tuple(shape.normalize(pair) for pair in combinations(g.living(), 2))
-        return [Prompt(actor, "link", pairs, unordered=True)]
+        return (Prompt(actor, "link", pairs, unordered=True),)
 
     def resolve(self, g: VillageGame) -> None:
         for cupid in self.voters:

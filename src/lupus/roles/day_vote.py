@@ -30,12 +30,12 @@ class VoteStep(Ballot):
         g.emit("vote_opens", None, round=self.round, candidates=self.pool)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         partner = g.partner(actor)
         targets = self.targets
         if partner is not None and partner in self.pool:
             targets = seats([c for c in self.pool if c != partner])
-        return [Prompt(actor, "vote", targets), bare(actor, "abstain")]
+        return (Prompt(actor, "vote", targets), bare(actor, "abstain"))
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None

@@ -20,8 +20,8 @@ class DetectiveStep(Ballot):
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("detective")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "inspect", seats([s for s in g.standing() if s != actor]))]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "inspect", seats([s for s in g.standing() if s != actor])),)
 
     def resolve(self, g: VillageGame) -> None:
         for detective in self.voters:

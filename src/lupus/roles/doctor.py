@@ -31,9 +31,9 @@ class DoctorStep(Ballot):
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("doctor")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         banned = g.protected_last if not g.saved_last else None
-        return [Prompt(actor, "protect", seats([s for s in g.standing() if s != banned]))]
+        return (Prompt(actor, "protect", seats([s for s in g.standing() if s != banned])),)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         g.emit("protection", alone(action.actor), target=action.args[0])

@@ -25,8 +25,8 @@ class ShootStep(Ballot):
     def started(self, g: VillageGame) -> None:
         g.emit("hunter_aims", None, player=self.hunter)
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "shoot", seats(g.living())), bare(actor, "pass")]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "shoot", seats(g.living())), bare(actor, "pass"))
 
     def resolve(self, g: VillageGame) -> None:
         target = self.picked(self.hunter, "shoot")

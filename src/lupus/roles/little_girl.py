@@ -20,8 +20,8 @@ def spies(g: VillageGame) -> list[int]:
     return g.holders(ROLE) if g.in_deck(ROLE) else []
 
 
-def spy_prompts(actor: int) -> list[Prompt]:
-    return [bare(actor, "spy"), bare(actor, "pass")]
+def spy_prompts(actor: int) -> tuple[Prompt, ...]:
+    return (bare(actor, "spy"), bare(actor, "pass"))
 
 
 def peep(g: VillageGame, girl: int, awake: list[int], victim: int | None) -> int | None:

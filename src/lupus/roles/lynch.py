@@ -21,8 +21,8 @@ class LynchStep(Ballot):
         g.emit("vote_opens", None, round=1, candidates=list(self.voters))
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "vote", seats([s for s in self.voters if s != actor]))]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "vote", seats([s for s in self.voters if s != actor])),)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         g.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")

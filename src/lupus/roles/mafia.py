@@ -26,9 +26,9 @@ class MafiaStep(Ballot):
         g.emit("pack", self.voters, roles={m: g.roles[m] for m in self.voters})
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         own = g.rulebook.mechanics.pack_kills_own
-        return [Prompt(actor, "kill", seats([s for s in g.standing() if own or not g.is_pack(s)]))]
+        return (Prompt(actor, "kill", seats([s for s in g.standing() if own or not g.is_pack(s)])),)
 
     def targets(self) -> list[int]:
         return [t for t in (self.picked(m, "kill") for m in self.voters) if t is not None]

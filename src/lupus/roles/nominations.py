@@ -98,8 +98,8 @@ class BanishmentStep(Ballot):
         g.emit("banishment_opens", None, candidates=self.pool, needed=self.needed)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "vote", seats(self.pool)), bare(actor, "abstain")]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "vote", seats(self.pool)), bare(actor, "abstain"))
 
     def resolve(self, g: VillageGame) -> None:
         tally: Counter[int] = Counter()

@@ -15,8 +15,8 @@ class SeerStep(Ballot):
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("seer")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "inspect", seats([s for s in g.living() if s != actor]))]
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "inspect", seats([s for s in g.living() if s != actor])),)
 
     def resolve(self, g: VillageGame) -> None:
         for seer in self.voters:

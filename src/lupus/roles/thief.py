@@ -26,12 +26,12 @@ class ThiefStep(Ballot):
         for thief in self.voters:
             g.emit("extra_cards", alone(thief), cards=list(g.extra_cards))
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         cards = tuple((c,) for c in sorted(set(g.extra_cards)))
         found = [Prompt(actor, "take", cards)]
         if not self.forced(g):
             found.append(bare(actor, "keep"))
-        return found
+        return tuple(found)
 
     def resolve(self, g: VillageGame) -> None:
         for thief in self.voters:

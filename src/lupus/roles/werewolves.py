@@ -28,9 +28,9 @@ class WerewolvesStep(Ballot):
         g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})
         return True
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         if actor in self.den:
-            return [Prompt(actor, "kill", self.victims), bare(actor, "sleep")]
+            return (Prompt(actor, "kill", self.victims), bare(actor, "sleep"))
         return little_girl.spy_prompts(actor)
 
     def recorded(self, g: VillageGame, action: Action) -> None:

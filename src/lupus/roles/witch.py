@@ -44,16 +44,16 @@ class WitchStep(Ballot):
         """Whether a potion can still be used tonight (else passing is all she can do)."""
         return self.can_heal(g) or self.usable(g, "poison")
 
-    def options(self, g: VillageGame, actor: int) -> list[Prompt]:
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         if actor in self.done:
-            return []
+            return ()
         found = []
         if self.can_heal(g):
             found.append(bare(actor, "heal"))
         if self.usable(g, "poison"):
             found.append(Prompt(actor, "poison", seats(g.living())))
         found.append(bare(actor, "pass"))
-        return found
+        return tuple(found)
 
     complete_when_all_chose = False  # see waiting
 

@@ -164,7 +164,9 @@ class Game:
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
-        self.agenda.extend(reversed(steps))
+        agenda = self.agenda
+        for i in range(len(steps) - 1, -1, -1):  # the next step goes last
+            agenda.append(steps[i])
 
     def end(self, outcome: Outcome) -> None:
         self.outcome = outcome

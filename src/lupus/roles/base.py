@@ -87,11 +87,13 @@ class Ballot(VillageStep):
     def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         # A tuple, so that a view can keep it as it is (``tuple()`` of a tuple is itself).
         if not self._offered:
-            self._offered = [None] * g.n
+            # Nothing for those who do not decide; the voters' options when first asked.
+            self._offered = [()] * g.n
+            for voter in self.voters:
+                self._offered[voter] = None
         offered = self._offered[actor]
         if offered is None:
-            offered = self.options(g, actor) if actor in self.voters else ()
-            self._offered[actor] = offered
+            offered = self._offered[actor] = self.options(g, actor)
         return offered
 
     def waiting(self, g: VillageGame) -> list[int]:

@@ -43,11 +43,12 @@ class VoteStep(Ballot):
 
     def resolve(self, g: VillageGame) -> None:
         counts = [0] * g.n
+        captain = g.captain
         for voter, action in self.choice.items():
             if action.verb == "vote":
                 target = action.args[0]
                 assert isinstance(target, int)
-                counts[target] += 2 if voter == g.captain else 1
+                counts[target] += 2 if captain is not None and voter == captain else 1
         tally = {seat: votes for seat, votes in enumerate(counts) if votes}  # in seat order
         g.emit("tally", None, votes=tally)
         if not tally:

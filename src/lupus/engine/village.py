@@ -359,16 +359,24 @@ class VillageGame(Game):
         if not self.dirty or self.holding():
             return
         self.dirty = False
-        check = self.registry.win_check()
-        if not self.shots and not self.successions:
-            self.agenda.append(check)  # (the agenda's next step is its last)
+        if self.shots:  # the win check waits for the shots, as a step of its own
+            steps = [*self.shots, self.registry.win_check(), *self.successions]
+            self.shots = []
+            self.successions = []
+            self.push_front(*steps)
             return
-        steps = [*self.shots, check, *self.successions]
-        self.shots = []
-        self.successions = []
-        self.push_front(*steps)
+        self.check_win()  # nothing comes before it: now
+        if not self.finished and self.successions:
+            successions, self.successions = self.successions, []
+            self.push_front(*successions)
 
     # ------------------------------------------------------------------ winning
+    def check_win(self) -> None:
+        """End the game if a faction has won."""
+        won = self.winner()
+        if won is not None:
+            self.finish(won[0], won[1])
+
     def winner(self) -> tuple[str, str] | None:
         """The faction that has won now and the condition, checked in rulebook order."""
         living = self.living_seats

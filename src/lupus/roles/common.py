@@ -41,8 +41,7 @@ class Dawn(VillageStep):
         game.settle_attack()
         for target in night.poisoned:
             game.kill(target, "poison")
-        tonight = [d for d in game.deaths if d.phase == "night" and d.number == game.number]
-        if not tonight:
+        if not any(d.phase == "night" and d.number == game.number for d in game.deaths):
             game.emit("no_death", None)
 
 
@@ -52,6 +51,4 @@ class WinCheck(VillageStep):
     id = "win_check"
 
     def resolve(self, game: VillageGame) -> None:
-        won = game.winner()
-        if won is not None:
-            game.finish(*won)
+        game.check_win()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final, Generic
+from typing import Any, Final, Generic, final
 
 from typing_extensions import TypeVar
 
@@ -108,7 +108,8 @@ class Game:
         self.rulebook = rulebook
         self.names: tuple[str, ...] = tuple(names)
         self.n = len(self.names)
-        self.options: dict[str, OptionValue] = resolve_options(rulebook, options or {})
+        chosen = resolved(rulebook, options or {})
+        self.options: dict[str, OptionValue] = dict(chosen.values)
         self.seed = seed
         self.rng = random.Random(seed)
         self.ledger = Ledger()
@@ -123,7 +124,7 @@ class Game:
         # front and taking the next one are appends and pops at the end of a list.
         self.agenda: list[Step[Any]] = []
         self.outcome: Outcome | None = None
-        self.public = PublicSetup(rulebook.id, self.names, MappingProxyType(dict(self.options)))
+        self.public = PublicSetup(rulebook.id, self.names, chosen.shared)
 
     # ------------------------------------------------------------------ families
     def next_phase(self) -> list[Step[Any]]:
@@ -329,23 +330,34 @@ def per_rulebook(
     return entry[1]
 
 
-_RESOLVED: Final[
-    dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, dict[str, OptionValue]]]
-] = {}
+@final
+class Resolved:
+    """A rulebook's options as given for a game: every value, and a read-only view of
+    them that the games set up with them share (their public setup shows it)."""
+
+    def __init__(self, values: dict[str, OptionValue]) -> None:
+        self.values: Final = values  # never changed: games take a copy
+        self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
+
+
+_RESOLVED: Final[dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, Resolved]]] = {}
 
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    """Every option of the rulebook, with the given values checked against its spec
-    (kept per rulebook and given options, see ``per_rulebook``; a copy is handed out)."""
+    """Every option of the rulebook, with the given values checked against its spec."""
+    return dict(resolved(rulebook, given).values)
+
+
+def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
+    """``resolve_options``, kept per rulebook and given options (see ``per_rulebook``)."""
     try:
         key = (id(rulebook), tuple(sorted(given.items())))
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
-        return _resolve_options(rulebook, given)
-    values: dict[str, OptionValue] = per_rulebook(
-        _RESOLVED, rulebook, key, lambda: _resolve_options(rulebook, given)
+        return Resolved(_resolve_options(rulebook, given))
+    return per_rulebook(
+        _RESOLVED, rulebook, key, lambda: Resolved(_resolve_options(rulebook, given))
     )
-    return dict(values)
 
 
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:

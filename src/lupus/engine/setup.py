@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import Game
+from lupus.engine.village import VillageGame
 from lupus.rulebooks import load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -37,6 +38,4 @@ def new_game(
         if roles:
             raise SetupError("Lupusburg deals two characters per player, not role cards")
         return LupusburgGame(book, players, characters, chests, burgomaster, bag, options, seed)
-    from lupus.engine.village import VillageGame
-
     return VillageGame(book, players, roles, extra_cards, options, seed)

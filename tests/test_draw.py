@@ -28,6 +28,15 @@ def test_choice_and_shuffle_are_the_standard_library_s(seed: int, items: list[in
     assert ours.getstate() == theirs.getstate()
 
 
+@given(st.integers(-(2**70), 2**70))
+def test_seeded_is_random_random(seed: int) -> None:
+    ours, theirs = draw.seeded(seed), random.Random(seed)
+    assert type(ours) is random.Random
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+
+
 def test_empty_draws_are_refused() -> None:
     rng = random.Random(0)
     try:

@@ -111,7 +111,7 @@ class Game:
         chosen = resolved(rulebook, options or {})
         self.options: dict[str, OptionValue] = dict(chosen.values)
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = draw.seeded(seed)
         self.ledger = Ledger()
         self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []

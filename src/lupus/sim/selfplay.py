@@ -6,11 +6,11 @@ Game ``i`` of a run depends only on (seed, i), never on the worker that played i
 from __future__ import annotations
 
 import hashlib
-import random
 from typing import Final, final
 
 from lupus.bots.base import Bot, make_bot
 from lupus.engine.deal import deal, seat_names
+from lupus.engine.draw import seeded
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.engine.setup import new_game
@@ -72,7 +72,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
     """Game ``index`` of the run ``table`` belongs to, played to its end, and its
     action count."""
     book = table.book
-    rng = random.Random(game_seed(table.seed, index))
+    rng = seeded(game_seed(table.seed, index))
     d = deal(book, table.players, table.counts, rng)
     game = new_game(
         book,

@@ -102,6 +102,19 @@ class Prompt(Value):
         return self.normalize(args) in self.choices
 
 
+_ONE_INT: Final[tuple[Args, ...]] = tuple([(value,) for value in range(256)])
+
+
+def one_each(values: list[int]) -> tuple[Args, ...]:
+    """The choices of a verb that names one of ``values`` (a seat, a house).
+
+    The argument tuples ``(v,)`` are built once for the first 256 numbers and shared:
+    prompts list them by the dozen. (A list, not any sequence: compiled, the tuple is
+    then filled in one pass.)
+    """
+    return tuple(_ONE_INT[v] if 0 <= v < 256 else (v,) for v in values)
+
+
 _BARE: Final[dict[str, tuple[Prompt, ...]]] = {}
 
 

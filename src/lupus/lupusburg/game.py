@@ -14,7 +14,7 @@ from typing import cast
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step
-from lupus.engine.model import Action, Death, Outcome, Prompt
+from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -40,6 +40,7 @@ class LupusburgGame(Game):
         check_setup(rulebook, self.names, characters, chests, bag, self.spec, burgomaster)
         self.characters: list[str] = [c for pair in characters for c in pair]
         self.alive_house: list[bool] = [True] * (2 * self.n)
+        self._house_choices: tuple[Args, ...] | None = None  # see living_house_choices
         self.chest: list[int] = [2 * seat + chests[seat] - 1 for seat in range(self.n)]
         self.burgomaster = burgomaster
         if bag is None:
@@ -80,6 +81,13 @@ class LupusburgGame(Game):
 
     def living_houses(self) -> list[int]:
         return [h for h in range(2 * self.n) if self.alive_house[h]]
+
+    def living_house_choices(self) -> tuple[Args, ...]:
+        """The choices naming each living character's house, kept until the next death
+        (every token turn of a day offers them)."""
+        if self._house_choices is None:
+            self._house_choices = one_each(self.living_houses())
+        return self._house_choices
 
     def living_count(self, seat: int) -> int:
         return self.alive_house[2 * seat] + self.alive_house[2 * seat + 1]
@@ -140,6 +148,7 @@ class LupusburgGame(Game):
         if not self.alive_house[house]:
             return
         self.alive_house[house] = False
+        self._house_choices = None
         self.dirty = True
         owner = house // 2
         self.deaths.append(Death(owner, cause, self.phase, self.number, house))

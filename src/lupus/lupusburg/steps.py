@@ -6,13 +6,14 @@ from collections.abc import Callable, Sequence
 
 from lupus.engine.draw import choice, shuffle
 from lupus.engine.game import Step, alone
-from lupus.engine.model import Action, Args, Prompt, bare
+from lupus.engine.model import Action, Args, Prompt, bare, one_each
 from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks.schema import Rulebook
 
 
-def houses(targets: Sequence[int]) -> tuple[Args, ...]:
-    return tuple((h,) for h in targets)
+def houses(targets: list[int]) -> tuple[Args, ...]:
+    """The choices of a verb that names one house among ``targets``."""
+    return one_each(targets)
 
 
 def lgame(game: object) -> LupusburgGame:
@@ -272,7 +273,7 @@ class TokenTurn(Turn):
         return True
 
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
-        return [Prompt(actor, "token", houses(g.living_houses()))]
+        return [Prompt(actor, "token", g.living_house_choices())]
 
     def recorded(self, g: LupusburgGame, action: Action) -> None:
         house = action.args[0]
@@ -303,19 +304,30 @@ class SecondVoting(Step):
             for s in range(g.n)
         }
         self.ballots = {h: 0 for h in self.suspects}
+        self.choices = houses(self.suspects)
+        self._offered: dict[int, tuple[Prompt, ...]] = {}  # a player owing two: one prompt
         self.closed = False
         return True
 
     def prompts(self, game: object) -> list[Prompt]:
-        return [Prompt(s, "ballot", houses(self.suspects)) for s in self.waiting(game)]
+        return [p for s in self.waiting(game) for p in self.prompts_for(game, s)]
 
     def prompts_for(self, game: object, actor: int) -> tuple[Prompt, ...]:
         if self.owed.get(actor, 0) <= 0:
             return ()
-        return (Prompt(actor, "ballot", houses(self.suspects)),)
+        offered = self._offered.get(actor)
+        if offered is None:
+            offered = self._offered[actor] = (Prompt(actor, "ballot", self.choices),)
+        return offered
 
     def waiting(self, game: object) -> list[int]:
         return [s for s, owed in self.owed.items() if owed > 0]
+
+    def first_waiting(self, game: object) -> int | None:
+        for seat, owed in self.owed.items():
+            if owed > 0:
+                return seat
+        return None
 
     def act(self, game: object, action: Action) -> None:
         g = lgame(game)

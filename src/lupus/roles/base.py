@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from lupus.engine.game import Step
-from lupus.engine.model import Action, Args, Prompt
+from lupus.engine.model import Action, Args, Prompt, one_each
 from lupus.engine.village import VillageGame
-
-SEAT_ARGS: Final[tuple[Args, ...]] = tuple((seat,) for seat in range(256))
-"""The argument tuple naming each seat, built once: prompts list them by the dozen."""
 
 
 def seats(targets: list[int]) -> tuple[Args, ...]:
-    """The choices of a verb that names one seat among ``targets``.
-
-    (A list, not any sequence: compiled, the tuple is then filled in one pass.)
-    """
-    return tuple(SEAT_ARGS[t] for t in targets)
+    """The choices of a verb that names one seat among ``targets``."""
+    return one_each(targets)
 
 
 def tally(targets: Sequence[int | None]) -> dict[int, int]:

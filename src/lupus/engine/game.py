@@ -376,6 +376,15 @@ def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[st
     return values
 
 
+def count_cards(*cards: Sequence[str]) -> dict[str, int]:
+    """How many of each card (a plain dict: ``Counter`` is interpreted code)."""
+    counts: dict[str, int] = {}
+    for group in cards:
+        for card in group:
+            counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
 def listed(args: Args, choices: tuple[Args, ...]) -> bool:
     """Whether ``args`` is one of ``choices``. Most actions hand back one of the very
     tuples their prompt listed: those are found by identity, before any comparison."""

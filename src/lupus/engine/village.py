@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import Game, Step, alone, per_rulebook
+from lupus.engine.game import Game, Step, alone, count_cards, per_rulebook
 from lupus.engine.model import Death, Outcome
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -432,15 +432,6 @@ def check_names(book: Rulebook, names: Sequence[str]) -> None:
         raise SetupError(
             f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
         )
-
-
-def count_cards(*cards: Sequence[str]) -> dict[str, int]:
-    """How many of each card (a plain dict: ``Counter`` is interpreted code)."""
-    counts: dict[str, int] = {}
-    for group in cards:
-        for card in group:
-            counts[card] = counts.get(card, 0) + 1
-    return counts
 
 
 def check_deal(

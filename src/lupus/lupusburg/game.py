@@ -7,13 +7,12 @@ his characters lives, and players with no living character still bet and vote.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
-from lupus.engine.game import Game, Step
+from lupus.engine.game import Game, Step, count_cards
 from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
@@ -56,7 +55,8 @@ class LupusburgGame(Game):
         self.werewolf = self.characters.index(WEREWOLF) // 2
         self.thief = self.characters.index(THIEF) // 2
         self.claw: int | None = None
-        self.tokens: Counter[int] = Counter()
+        self.tokens: dict[int, int] = {}  # house -> tokens laid on it today (a plain dict:
+        # ``Counter`` is interpreted code)
         self.dirty = False
         self.emit(
             "game_starts",
@@ -237,11 +237,11 @@ def check_setup(
         or not 0 <= burgomaster < n
     ):
         raise SetupError(f"the first Burgomaster is one of the {n} players, not {burgomaster!r}")
-    deck = Counter(c for pair in characters for c in pair)
+    deck = count_cards([c for pair in characters for c in pair])
     unknown = sorted(set(deck) - {WEREWOLF, THIEF, TOWNSFOLK})
     if unknown:
         raise SetupError(f"unknown character {unknown[0]!r} (werewolf, thief, townsfolk)")
-    if deck[WEREWOLF] != 1 or deck[THIEF] != 1 or deck[TOWNSFOLK] != 2 * n - 2:
+    if deck.get(WEREWOLF, 0) != 1 or deck.get(THIEF, 0) != 1 or deck.get(TOWNSFOLK, 0) != 2 * n - 2:
         raise SetupError(
             f"the deck for {n} players is 1 werewolf, 1 thief and {2 * n - 2} townsfolk"
         )

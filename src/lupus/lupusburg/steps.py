@@ -27,16 +27,10 @@ class Turn(Step):
     def __init__(self) -> None:
         self.actor: int | None = None
         self.choice: Action | None = None
-        self._offered: list[Prompt] | None = None
+        self._offered: tuple[Prompt, ...] | None = None
 
     def prompts(self, game: object) -> list[Prompt]:
-        if self.actor is None or self.choice is not None:
-            return []
-        # The options only change when a decision is recorded (then the game calls
-        # forget_prompts), so they are built once per decision, not once per question.
-        if self._offered is None:
-            self._offered = self.options(lgame(game), self.actor)
-        return self._offered
+        return [] if self.actor is None else list(self.prompts_for(game, self.actor))
 
     def forget_prompts(self) -> None:
         self._offered = None
@@ -45,10 +39,26 @@ class Turn(Step):
         return []
 
     def prompts_for(self, game: object, actor: int) -> tuple[Prompt, ...]:
-        return tuple(self.prompts(game)) if actor == self.actor else ()
+        if actor != self.actor or not self.owes():
+            return ()
+        # The options only change when a decision is recorded (then the game calls
+        # forget_prompts), so they are built once per decision, not once per question.
+        if self._offered is None:
+            self._offered = tuple(self.options(lgame(game), actor))
+        return self._offered
+
+    def owes(self) -> bool:
+        """Whether the actor still owes his decision."""
+        return self.actor is not None and self.choice is None
 
     def waiting(self, game: object) -> list[int]:
-        return [] if self.actor is None or self.choice is not None else [self.actor]
+        return [self.actor] if self.actor is not None and self.owes() else []
+
+    def first_waiting(self, game: object) -> int | None:
+        return self.actor if self.owes() else None
+
+    def complete(self, game: object) -> bool:
+        return self.closed or not self.owes()
 
     def act(self, game: object, action: Action) -> None:
         self.choice = action
@@ -175,18 +185,11 @@ class PrivilegeStep(Turn):
         mine = [h for h in g.houses_of(actor) if g.alive_house[h]]
         return [Prompt(actor, "show", houses(mine))]
 
-    def waiting(self, game: object) -> list[int]:
+    def owes(self) -> bool:
+        """He owes a look (or a pass), then, having looked, what he shows."""
         if self.actor is None or self.shown is not None:
-            return []
-        if self.choice is not None and self.choice.verb == "pass":
-            return []
-        return [self.actor]
-
-    def prompts(self, game: object) -> list[Prompt]:
-        if not self.waiting(game):
-            return []
-        assert self.actor is not None
-        return self.options(lgame(game), self.actor)
+            return False
+        return self.choice is None or self.choice.verb != "pass"
 
     def act(self, game: object, action: Action) -> None:
         g = lgame(game)
@@ -278,7 +281,7 @@ class TokenTurn(Turn):
     def recorded(self, g: LupusburgGame, action: Action) -> None:
         house = action.args[0]
         assert isinstance(house, int)
-        g.tokens[house] += 1
+        g.tokens[house] = g.tokens.get(house, 0) + 1
         g.emit("token", None, player=action.actor, house=house, round=self.round)
 
 
@@ -291,8 +294,11 @@ class SecondVoting(Step):
     def begin(self, game: object) -> bool:
         g = lgame(game)
         living = g.living_houses()
-        ranked = sorted(living, key=lambda h: (-g.tokens[h], g.house_order(h)))
-        self.suspects = sorted(ranked[: g.spec.suspects], key=g.house_order)
+        # Most tokens first, ties to the house closer to the Burgomaster; the suspects
+        # then in that clockwise order (keys built once: no key function per comparison).
+        ranked = sorted([(-g.tokens.get(h, 0), g.house_order(h), h) for h in living])
+        chosen = sorted([(order, h) for _, order, h in ranked[: g.spec.suspects]])
+        self.suspects = [h for _, h in chosen]
         g.emit(
             "suspects",
             None,
@@ -328,6 +334,9 @@ class SecondVoting(Step):
             if owed > 0:
                 return seat
         return None
+
+    def complete(self, game: object) -> bool:
+        return self.closed or self.first_waiting(game) is None
 
     def act(self, game: object, action: Action) -> None:
         g = lgame(game)

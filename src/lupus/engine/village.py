@@ -109,6 +109,8 @@ class RuleFacts:
         self.announce_failed_attempt: bool = mechanics.announce_failed_attempt
         self.hunter_triggers: frozenset[str] = frozenset(mechanics.hunter_triggers)
         self.starvation_winner: str | None = mechanics.starvation_winner
+        self.pack_kills_own: bool = mechanics.pack_kills_own
+        self.pack_must_agree: bool = mechanics.pack_must_agree
         # (sorted cards dealt, sorted extra cards, quick game) that passed every check
         self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Cards] = {}
         # tables of names that passed ``check_names`` (which depends on them alone)

@@ -27,7 +27,7 @@ class MafiaStep(Ballot):
         return True
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        own = g.rulebook.mechanics.pack_kills_own
+        own = g.facts.pack_kills_own
         return (Prompt(actor, "kill", seats([s for s in g.standing() if own or not g.is_pack(s)])),)
 
     def targets(self) -> list[int]:
@@ -42,7 +42,7 @@ class MafiaStep(Ballot):
         # Everyone has pointed, but not at the same player: they all still owe agreement
         # (unless the rulebook settles it by plurality, as the classic game does).
         agreed = len(set(self.targets())) <= 1
-        if agreed or not g.rulebook.mechanics.pack_must_agree:
+        if agreed or not g.facts.pack_must_agree:
             return []
         return list(self.voters)
 

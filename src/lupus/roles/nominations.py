@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, VillageStep, seats
@@ -50,6 +48,12 @@ class NominationsStep(VillageStep):
 
     def waiting(self, g: VillageGame) -> list[int]:
         return [s for s in g.living_seats if s not in self.nominations]
+
+    def first_waiting(self, g: VillageGame) -> int | None:
+        for seat in g.living_seats:
+            if seat not in self.nominations:
+                return seat
+        return None
 
     def complete(self, g: VillageGame) -> bool:
         return self.closed  # only the leader ends the discussion
@@ -95,21 +99,22 @@ class BanishmentStep(Ballot):
             return False
         self.voters = tuple(g.living())
         self.needed = len(self.voters) // 2 + 1
+        self.targets = seats(self.pool)
         g.emit("banishment_opens", None, candidates=self.pool, needed=self.needed)
         return True
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "vote", seats(self.pool)), bare(actor, "abstain"))
+        return (Prompt(actor, "vote", self.targets), bare(actor, "abstain"))
 
     def resolve(self, g: VillageGame) -> None:
-        tally: Counter[int] = Counter()
+        votes: dict[int, int] = {}  # nominee -> votes, in the order first voted for
         for voter in self.voters:
             target = self.picked(voter, "vote")
             g.emit("ballot", None, player=voter, target=target, vote="banish")
             if target is not None:
-                tally[target] += 1
-        g.emit("tally", None, votes={s: n for s, n in sorted(tally.items())})
-        banished = [s for s, n in tally.items() if n >= self.needed]
+                votes[target] = votes.get(target, 0) + 1
+        g.emit("tally", None, votes=dict(sorted(votes.items())))
+        banished = [s for s, n in votes.items() if n >= self.needed]
         if banished:
             g.kill(banished[0], "vote")
         else:

@@ -152,12 +152,13 @@ class VillageGame(Game):
         facts = rule_facts(rulebook)
         cards = (tuple(sorted(roles)), tuple(sorted(extra_cards)), bool(self.options.get("quick")))
         known = facts.dealt.get(cards)  # the cards' checks depend on the cards alone
-        if known is not None:
-            if self.names not in facts.valid_names:
-                check_names(rulebook, self.names)
-                facts.valid_names.add(self.names)
-        else:
+        new_cards = known is None
+        if known is None:
             check_deal(rulebook, self.names, roles, extra_cards, self.options)
+            known = Cards(facts, roles, extra_cards)
+        elif self.names not in facts.valid_names:
+            check_names(rulebook, self.names)
+            facts.valid_names.add(self.names)
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
@@ -169,11 +170,6 @@ class VillageGame(Game):
         self.faction_of_role = facts.faction_of_role
         # Living players per faction of their card, kept by ``kill`` and ``give_role``
         # (the win check reads it after every death).
-        if known is None:
-            known = Cards(facts, roles, extra_cards)
-            new_cards = True
-        else:
-            new_cards = False
         self.alive_in: dict[str, int] = dict(known.factions)
         self.deck: dict[str, int] = known.deck  # (shared by the games of these cards: read only)
         self.lovers: tuple[int, int] | None = None
@@ -187,7 +183,7 @@ class VillageGame(Game):
         self.successions: list[Step[Any]] = []
         self.dirty = False
         self.pack_roles = facts.pack
-        if new_cards:
+        if new_cards:  # (a card multiset is kept once it has passed every check)
             if self.already_won():
                 raise SetupError(
                     "this composition is decided before anyone plays (a side already won)"

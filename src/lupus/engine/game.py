@@ -355,6 +355,8 @@ def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
         return Resolved(_resolve_options(rulebook, given))
+    if len(_RESOLVED) >= 1024 and key not in _RESOLVED:  # a server meets endless options
+        return Resolved(_resolve_options(rulebook, given))
     return per_rulebook(
         _RESOLVED, rulebook, key, lambda: Resolved(_resolve_options(rulebook, given))
     )

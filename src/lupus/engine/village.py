@@ -128,6 +128,11 @@ class Cards:
         self.factions: Final = count_cards([facts.faction_of_role[r] for r in roles])
 
 
+KEPT: Final = 1024
+"""How many tables of names, and card multisets, a rulebook's facts remember as checked:
+a simulation uses a few, a server meets new ones in every room and must not keep them
+all (past this many, the others are checked every time)."""
+
 _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
 
 
@@ -158,7 +163,8 @@ class VillageGame(Game):
             known = Cards(facts, roles, extra_cards)
         elif self.names not in facts.valid_names:
             check_names(rulebook, self.names)
-            facts.valid_names.add(self.names)
+            if len(facts.valid_names) < KEPT:
+                facts.valid_names.add(self.names)
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
@@ -188,7 +194,8 @@ class VillageGame(Game):
                 raise SetupError(
                     "this composition is decided before anyone plays (a side already won)"
                 )
-            facts.dealt[cards] = known
+            if len(facts.dealt) < KEPT:
+                facts.dealt[cards] = known
         self.emit(
             "game_starts",
             None,

@@ -234,3 +234,30 @@ def test_replay_exits_1_with_the_reason(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["replay", str(path), "--json"])
     assert result.exit_code == 1
     assert "no werewolf" in result.stderr
+
+
+def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None:
+    """A game set up again with checked cards and names skips their checks, but the
+    memory of them is bounded (a server meets new names in every room), and a table
+    of names met after the bound is still checked."""
+    from lupus.engine import game
+    from lupus.engine.errors import SetupError
+    from lupus.engine.game import KEPT, resolve_options
+    from lupus.engine.setup import new_game
+    from lupus.engine.village import rule_facts
+    from lupus.rulebooks import load
+
+    book = load("werewolf")
+    roles = ["werewolf", "seer", "villager", "villager"]
+    for i in range(KEPT + 50):
+        new_game(book, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"], roles, seed=i)
+    assert len(rule_facts(book).valid_names) <= KEPT
+    with pytest.raises(SetupError, match="unique"):
+        new_game(book, ["Zed", "Zed", "Yan", "Xia"], roles)
+    for i in range(KEPT + 50):
+        chance = i / (KEPT + 50)
+        assert (
+            resolve_options(book, {"little_girl_catch_chance": chance})["little_girl_catch_chance"]
+            == chance
+        )
+    assert len(game._RESOLVED) <= KEPT

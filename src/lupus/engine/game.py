@@ -340,6 +340,12 @@ class Resolved:
         self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
 
 
+KEPT: Final = 1024
+"""How many of a kind of checked setup (sets of options, tables of names, card
+multisets) the engine remembers: a simulation uses a few, a server meets new ones in
+every room and must not keep them all (past this many, the others are checked every
+time)."""
+
 _RESOLVED: Final[dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, Resolved]]] = {}
 
 
@@ -355,7 +361,7 @@ def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
         return Resolved(_resolve_options(rulebook, given))
-    if len(_RESOLVED) >= 1024 and key not in _RESOLVED:  # a server meets endless options
+    if len(_RESOLVED) >= KEPT and key not in _RESOLVED:
         return Resolved(_resolve_options(rulebook, given))
     return per_rulebook(
         _RESOLVED, rulebook, key, lambda: Resolved(_resolve_options(rulebook, given))

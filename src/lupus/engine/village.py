@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import Game, Step, alone, count_cards, per_rulebook
+from lupus.engine.game import KEPT, Game, Step, alone, count_cards, per_rulebook
 from lupus.engine.model import Death, Outcome
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -127,11 +127,6 @@ class Cards:
         # faction -> players holding one of its cards
         self.factions: Final = count_cards([facts.faction_of_role[r] for r in roles])
 
-
-KEPT: Final = 1024
-"""How many tables of names, and card multisets, a rulebook's facts remember as checked:
-a simulation uses a few, a server meets new ones in every room and must not keep them
-all (past this many, the others are checked every time)."""
 
 _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lupus.engine.model import Action, Prompt, bare
 from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, VillageStep, seats
+from lupus.roles.base import Ballot, VillageStep, seats, tally
 
 
 class NominationsStep(VillageStep):
@@ -107,12 +107,10 @@ class BanishmentStep(Ballot):
         return (Prompt(actor, "vote", self.targets), bare(actor, "abstain"))
 
     def resolve(self, g: VillageGame) -> None:
-        votes: dict[int, int] = {}  # nominee -> votes, in the order first voted for
-        for voter in self.voters:
-            target = self.picked(voter, "vote")
+        targets = [self.picked(voter, "vote") for voter in self.voters]
+        for voter, target in zip(self.voters, targets, strict=True):
             g.emit("ballot", None, player=voter, target=target, vote="banish")
-            if target is not None:
-                votes[target] = votes.get(target, 0) + 1
+        votes = tally(targets)  # nominee -> votes, in the order first voted for
         g.emit("tally", None, votes=dict(sorted(votes.items())))
         banished = [s for s, n in votes.items() if n >= self.needed]
         if banished:

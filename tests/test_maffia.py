@@ -109,27 +109,71 @@ def test_the_couple_recognise_each_other_and_are_revealed_after_the_heartbreak()
     recognised = [ev for ev in g.events if ev.kind == "couple"]
     assert len(recognised) == 1 and recognised[0].audience == frozenset({EVA, FILIP})
     assert recognised[0].data["roles"] == {EVA: "couple", FILIP: "couple"}
+    # Eva, murdered tonight, still opened her eyes: only her murder is told at dawn.
     public = [ev.kind for ev in g.view(HUGO).events if ev.phase == "night"]
-    tail = public[public.index("dawn") :]
-    assert tail == ["dawn", "death", "death", "couple_revealed"]
+    assert public[public.index("dawn") :] == ["dawn", "death"]
+    assert g.alive[FILIP]
+    # Filip dies in the next night's couple step; the morning after tells they were a couple.
+    act(g, (LEADER, "close", None), (ANNA, "kill", HUGO), (BO, "kill", HUGO))
+    act(g, (CILLA, "protect", DAN), (DAN, "inspect", BO))
+    assert not g.alive[FILIP] and g.waiting() == [GRETA]
+    assert "couple_revealed" not in kinds(g, HUGO)  # not before dawn
+    act(g, (GRETA, "shoot", BO))  # the Godfather survives the shot
+    public = [ev.kind for ev in g.view(INES).events if ev.phase == "night" and ev.number == 2]
+    assert public[public.index("dawn") :] == ["dawn", "death", "couple_revealed", "death"]
     revealed = next(ev for ev in g.events if ev.kind == "couple_revealed")
     assert revealed.data["roles"] == {EVA: "couple", FILIP: "couple"}
-    assert g.view(HUGO).known_roles() == {HUGO: "villager", EVA: "couple", FILIP: "couple"}
+    assert g.view(INES).known_roles() == {INES: "villager", EVA: "couple", FILIP: "couple"}
+    assert [(d.player, d.cause, d.number) for d in g.deaths] == [
+        (EVA, "mafia", 1),
+        (FILIP, "heartbreak", 2),
+        (HUGO, "mafia", 2),
+    ]
+
+
+def test_the_murdered_leave_at_dawn_and_learn_it_then() -> None:
+    g = game()
+    act(g, (ANNA, "kill", DAN), (BO, "kill", DAN), (CILLA, "protect", INES))
+    # The Detective's turn: he is the victim, but nobody (he included) knows it yet.
+    assert g.deaths == [] and g.alive[DAN]
+    assert g.waiting() == [DAN]
+    assert all(ev.kind != "death" for ev in g.events)
+    assert g.view(DAN).dead() == set() and g.view(ANNA).dead() == set()
+    act(g, (DAN, "inspect", ANNA))
+    assert [ev.data["side"] for ev in g.view(DAN).events if ev.kind == "inspection"] == ["mafia"]
+    # Dawn: he leaves, and learns it with everyone, from the same public event.
+    assert [d.player for d in g.deaths] == [DAN] and not g.alive[DAN]
+    assert g.view(INES).dead() == {DAN} and g.view(DAN).dead() == {DAN}
+    death = next(ev for ev in g.events if ev.kind == "death")
+    assert death.audience is None and g.events.index(death) > next(
+        i for i, ev in enumerate(g.events) if ev.kind == "dawn"
+    )
+    assert g.phase == "day" and DAN not in g.waiting()
 
 
 def test_night_deaths_are_real_at_once_but_announced_at_dawn() -> None:
     g = game()
-    act(g, (ANNA, "kill", HUGO), (BO, "kill", HUGO), (CILLA, "protect", INES))
-    # The Detective's turn: Hugo is already out, but nobody has been told.
-    assert [d.player for d in g.deaths] == [HUGO] and not g.alive[HUGO]
-    assert all(ev.kind != "death" for ev in g.events)
-    assert g.view(INES).dead() == set()
-    # ... and the Detective's choices still list him, so they leak nothing.
-    (prompt,) = g.prompts(DAN)
-    assert (HUGO,) in prompt.choices
-    act(g, (DAN, "inspect", HUGO))
-    assert g.view(INES).dead() == {HUGO}
-    assert g.phase == "day"
+    act(g, (ANNA, "kill", EVA), (BO, "kill", EVA), (CILLA, "protect", INES))
+    act(g, (DAN, "inspect", ANNA), (LEADER, "close", None))
+    act(g, (ANNA, "kill", HUGO), (BO, "kill", HUGO), (CILLA, "protect", DAN))
+    act(g, (DAN, "inspect", BO))
+    # The Avenger's turn: Filip died of heartbreak in the couple step, nobody is told yet,
+    # and the Avenger's choices still list him and tonight's victim, so they leak nothing.
+    assert not g.alive[FILIP] and g.alive[HUGO]
+    assert g.view(INES).dead() == {EVA}
+    (prompt,) = g.prompts(GRETA)
+    assert (FILIP,) in prompt.choices and (HUGO,) in prompt.choices
+    act(g, (GRETA, "shoot", ANNA))
+    deaths = [(d.player, d.cause, d.number) for d in g.deaths]
+    assert deaths == [
+        (EVA, "mafia", 1),
+        (FILIP, "heartbreak", 2),
+        (ANNA, "shot", 2),
+        (HUGO, "mafia", 2),
+    ]
+    told = [ev.data["player"] for ev in g.view(INES).events if ev.kind == "death"]
+    assert told == [EVA, FILIP, ANNA, HUGO]
+    assert g.view(INES).dead() == {EVA, FILIP, ANNA, HUGO}
 
 
 def test_the_avenger_is_not_told_why_the_godfather_survives() -> None:
@@ -155,7 +199,7 @@ def test_the_avenger_wakes_publicly_only_after_a_murder() -> None:
     wakes = [ev.data["step"] for ev in g.view(HUGO).events if ev.kind == "wake"]
     assert "avenger" not in wakes  # night 1 had no murder (saved), so night 2 has no avenger
     act(g, (LEADER, "close", None), (ANNA, "kill", DAN), (BO, "kill", DAN))
-    act(g, (CILLA, "protect", GRETA))
+    act(g, (CILLA, "protect", GRETA), (DAN, "inspect", ANNA))  # murdered, he still wakes
     wakes = [ev.data["step"] for ev in g.view(HUGO).events if ev.kind == "wake"]
     assert wakes[-1] == "avenger"
     assert g.waiting() == [GRETA] and {p.verb for p in g.prompts(GRETA)} == {"shoot"}
@@ -271,7 +315,7 @@ def test_narration_has_no_missing_field(path: Path, lang: str) -> None:
 
 
 def test_narration_is_swedish_by_default() -> None:
-    g = sc.replay(sc.read(ROOT / "couple-murdered-partner-dies-same-night.json")).game
+    g = sc.replay(sc.read(ROOT / "couple-murdered-partner-dies-next-night.json")).game
     text = "\n".join(narrate(g.view(LEADER)))
     assert "Gryning: byn vaknar." in text
     assert "Eva har åkt ut ur spelet (mördad)." in text

@@ -360,8 +360,6 @@ class Referee(playout.Referee):
         woken.append(step)
         if step != "mafia" and self.deck[step] == 0:
             raise self.fail(f"step {step} wakes, but no {step} card is in the game")
-        if step in ("detective", "couple", "avenger"):
-            self.settle(night)
         self.step = step
         self.closed = False
         if step == "mafia":
@@ -410,7 +408,7 @@ class Referee(playout.Referee):
         self.step = "mafia:done"
 
     def settle(self, night: Night) -> None:
-        """The attack lands or fails once the Doctor's turn is over (at dawn without one)."""
+        """The attack lands or fails at dawn: nobody knows of a murder before the morning."""
         if night.settled:
             return
         night.settled = True

@@ -20,12 +20,13 @@ from lupus.rulebooks.schema import OptionValue, Rulebook
 class NightRecord:
     """What the night's steps decided; dawn turns it into deaths.
 
-    The night's attack (``victim``) is *settled* once: it lands, or it is stopped by a
-    heal or a protection. Dawn settles it if no step did before (the Doctor's step
-    settles it as soon as his turn is over, so that the murdered do not wake again).
-    Until dawn, whatever the village will learn (deaths, a failed attempt, a couple
-    revealed) waits in ``news``: deaths during the night are real at once, but only
-    announced at dawn, in the order they happened.
+    The night's attack (``victim``) is *settled* once, at dawn: it lands, or it is
+    stopped by a heal or a protection. Until then the victim is still in the game and
+    wakes for his own steps (maffia: "Nu är det morgon ... Det meddelas vem som mördats
+    under natten och den spelaren åker ut"). Other night deaths (the Avenger's shot, the
+    Couple's heartbreak) are real at once; whatever the village will learn (deaths, a
+    failed attempt, a couple revealed) waits in ``news`` and is announced at dawn, in
+    the order it happened, before the attack's outcome.
     """
 
     def __init__(self) -> None:
@@ -342,10 +343,12 @@ class VillageGame(Game):
             return
         night.settled = True
         victim = night.victim
+        self.saved_last = False
         if victim is None:
             return
         if night.healed or night.protected == victim:
             night.saved = victim
+            self.saved_last = night.protected == victim
             if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
         elif self.alive[victim]:

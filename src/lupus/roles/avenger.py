@@ -6,7 +6,7 @@ himself: there is no ``pass``; if the game leader closes his step without a shot
 nobody is shot. His shot kills at once (cause ``shot``), during the night, and is
 announced at dawn with the night's other deaths. A role immune to the shot
 (``RoleSpec.immune``: the Godfather) survives it, and the Avenger is not told why.
-An Avenger murdered earlier this night does not wake.
+An Avenger murdered tonight still wakes and shoots: the murder takes effect at dawn.
 """
 
 from __future__ import annotations

@@ -2,9 +2,11 @@
 
 The couple's step runs every night while the couple cards are in the game. On the first
 night the two recognise each other (each learns the other holds the couple card). In
-the step, if one of them is out (banished the day before, shot by the Avenger on an
-earlier night, or murdered this same night: he does not open his eyes) while the other
-lives, the other dies now (cause ``heartbreak``, this night). The next morning the
+the step, if one of them is out (banished the day before, murdered or shot on an
+earlier night: he does not open his eyes) while the other lives, the other dies now
+(cause ``heartbreak``, this night). A member murdered tonight still opens his eyes:
+nobody, the victim included, knows of the murder before the morning, so his partner
+dies in the next night's couple step. The next morning the
 village is told that the two were a couple: the one role disclosure the rules make
 before the game ends (event ``couple_revealed``, with ``roles``). If both die of other
 causes nobody dies of heartbreak and nothing is revealed before the end.

@@ -2,7 +2,8 @@
 
 The result is the player's *side* (``RoleSpec.appears_as``, else its faction): the
 Godfather appears as town. The event carries ``side``, never a role, so that nothing
-but the side is disclosed. A Detective murdered earlier this night does not wake.
+but the side is disclosed. A Detective murdered tonight still investigates: the murder
+takes effect at dawn.
 """
 
 from __future__ import annotations

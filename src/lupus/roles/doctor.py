@@ -5,9 +5,9 @@ that player was actually saved the night before (the mafia attacked him and the
 protection stopped it). A murder he stops is announced at dawn as a failed attempt,
 without saying on whom (``mechanics.announce_failed_attempt``).
 
-Once his turn is over the night's attack is settled: the murdered player is out from
-then on, so he does not wake again this night (the seed: the murdered do not open their
-eyes), and his death is announced at dawn.
+His protection is only recorded here: the night's attack is settled at dawn, when the
+village wakes and learns who was murdered. Until then nobody, the victim included, knows
+of the murder, so a murdered Detective, Couple member or Avenger still wakes tonight.
 """
 
 from __future__ import annotations
@@ -21,12 +21,6 @@ from lupus.roles.base import Ballot, seats
 class DoctorStep(Ballot):
     id = "doctor"
     wake: str | None = "doctor"
-
-    def begin(self, g: VillageGame) -> bool:
-        if not g.in_deck(self.wake or self.id):
-            g.settle_attack()  # no protector in this game: the attack lands now
-            return False
-        return super().begin(g)
 
     def who(self, g: VillageGame) -> list[int]:
         return g.holders("doctor")
@@ -43,6 +37,4 @@ class DoctorStep(Ballot):
             (t for t in (self.picked(d, "protect") for d in self.voters) if t is not None), None
         )
         g.night.protected = protected
-        g.settle_attack()
-        g.protected_last = protected
-        g.saved_last = protected is not None and g.night.saved == protected
+        g.protected_last = protected  # (dawn tells whether he was saved: ``saved_last``)

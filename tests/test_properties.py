@@ -282,6 +282,10 @@ class Referee(playout.Referee):
                 if self.captain == seat:
                     owed.append("appoint")
                     self.captain = None
+                if data["cause"] == "hunger" and (
+                    not STARVATION[self.rules] or self.roles[seat] != WOLF
+                ):
+                    raise self.fail(f"{seat}, a {self.roles[seat]}, dies of hunger")
                 if data["cause"] == "vote":
                     if seat not in self.vote_may_kill:
                         raise self.fail(f"{seat} voted out, the ballots allow {self.vote_may_kill}")
@@ -471,6 +475,8 @@ class Referee(playout.Referee):
             night = self.last_night
             assert STARVATION[self.rules], "starvation outside werewolf"
             assert night is not None and not any(v == "kill" for v in night.choice.values())
+            # "they die of hunger": every werewolf of that night, before the end
+            assert all(w in self.died_at for w in night.pack), "the starving pack lives on"
             won: str | None = "villagers"
         else:
             won = self.winner_now()

@@ -2,7 +2,10 @@
 
 The victim is the player named most often, ties broken by the game's seeded random
 generator; a werewolf may be the victim. Where the rulebook says so (the werewolf
-seed), a pack that stays wholly asleep starves and the villagers win at once.
+seed: "If no werewolves open their eyes, they die of hunger and the villagers win"), a
+pack that stays wholly asleep starves: each living werewolf dies (cause ``hunger``, that
+night), his death sets off what any death does (a lover's heartbreak), the village is
+told at once and the villagers win.
 The Little Girl acts during this step (see ``little_girl``).
 """
 
@@ -42,8 +45,7 @@ class WerewolvesStep(Ballot):
         awake = [w for w in self.pack if self.picked(w, "kill") is not None]
         starved = g.facts.starvation_winner
         if not awake and starved is not None:
-            g.emit("starvation", None)
-            g.finish(starved, "starvation")
+            starve(g, self.pack, starved)
             return
         named = tally([self.picked(w, "kill") for w in awake])
         victim = pick_one(g.rng, plurality(named)) if named else None
@@ -52,3 +54,12 @@ class WerewolvesStep(Ballot):
             if girl not in self.pack and self.choice.get(girl, Action(girl, "pass")).verb == "spy":
                 victim = little_girl.peep(g, girl, awake, victim)
         g.night.victim = victim
+
+
+def starve(g: VillageGame, pack: list[int], winner: str) -> None:
+    """The sleeping pack dies of hunger; the game ends at once, without a dawn."""
+    g.announce("starvation")
+    for wolf in pack:
+        g.kill(wolf, "hunger")
+    g.release_news()  # the village learns it now: the game is over
+    g.finish(winner, "starvation")

@@ -316,6 +316,16 @@ def village_setups(
         )
     if "longanis_potions" in book.options and draw(st.booleans()):
         options["longanis_potions"] = draw(st.sampled_from([1, 2]))
+    minimum = book.minimum
+    if minimum is not None and minimum.lifted_by is not None:
+        # Below the seed's minimum configuration only under house rules (which may also
+        # be on for a game that meets it).
+        cards = [*roles, *extra]
+        meets = n >= minimum.players and all(
+            cards.count(role) >= count for role, count in minimum.cards.items()
+        )
+        if not meets or draw(st.booleans()):
+            options[minimum.lifted_by] = True
     prepared = {"thief", "cupid"} & set(roles)
     if "quick" in book.options and not prepared and draw(st.booleans()):
         options["quick"] = True

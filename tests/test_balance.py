@@ -44,13 +44,15 @@ def test_candidates_respect_the_rulebook(rules: str, players: int) -> None:
 def test_candidates_cover_the_special_roles() -> None:
     book = load("werewolf")
     found = bal.candidates(book, 10, pack=(2, 2))
-    # Every subset of the six special roles, with 2 werewolves and villagers for the rest.
-    assert len(found) == 2**6
+    # The seed's minimum configuration holds a Seer: every subset of the five other
+    # special roles, with the Seer, 2 werewolves and villagers for the rest.
+    assert len(found) == 2**5
+    assert all(c["seer"] == 1 for c in found)
     assert {"werewolf": 2, "seer": 1, "villager": 7} in found
     # "2-": from 2 werewolves to the default (a third of the table, rounded up).
     assert {c["werewolf"] for c in bal.candidates(book, 10, pack=(2, None))} == {2, 3, 4}
     with_thief = [c for c in found if "thief" in c]
-    assert len(with_thief) == 32
+    assert len(with_thief) == 16
     assert all(sum(c.values()) == 12 for c in with_thief)
 
 
@@ -60,6 +62,15 @@ def test_couple_cards_come_in_pairs_and_the_godfather_counts_in_the_pack() -> No
     assert {c.get("couple", 0) for c in found} == {0, 2}
     assert {c.get("godfather", 0) for c in found} == {0, 1}
     assert all(c.get("mafia", 0) + c.get("godfather", 0) == 2 for c in found)
+
+
+def test_candidates_follow_the_minimum_configuration_unless_lifted() -> None:
+    book = load("werewolf")
+    assert bal.candidates(book, 7) == []  # "The minimum configuration is: ... 8 players"
+    small = bal.candidates(book, 6, options={"lift_minimum": True})
+    assert small and any("seer" not in c for c in small)
+    assert any(c["werewolf"] == 1 for c in small)
+    assert all(c.get("seer") == 1 and c["werewolf"] >= 2 for c in bal.candidates(book, 9))
 
 
 def test_candidates_follow_the_setup_and_its_options() -> None:
@@ -101,7 +112,8 @@ def test_search_is_reproducible_whatever_the_workers() -> None:
 def test_search_ranks_by_distance_from_even_odds() -> None:
     result = bal.search("werewolf", [8], games=40, top=4, seed=3, pack=(1, 3))
     (count,) = result.counts
-    assert count.candidates == 3 * 2**6
+    # The minimum configuration: 2 or 3 werewolves (not 1), the Seer and any of the others.
+    assert count.candidates == 2 * 2**5
     assert len(count.best) == 4
     distances = [s.distance for s in count.best]
     assert distances == sorted(distances)

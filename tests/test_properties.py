@@ -579,7 +579,7 @@ def test_same_seed_and_choices_give_the_same_game(
 # ---------------------------------------------------------------------- regressions
 def test_every_offered_pair_is_accepted_in_either_order() -> None:
     """Cupid's prompt lists pairs of seats >= 10 the way ``apply`` normalizes them."""
-    roles = ["werewolf", "werewolf", "cupid"] + ["villager"] * 15
+    roles = ["werewolf", "werewolf", "cupid", "seer"] + ["villager"] * 14
     setup = Setup("werewolf", tuple(f"p{i}" for i in range(18)), tuple(roles))
     for a, b in combinations(range(18), 2):
         for pair in ((a, b), (b, a)):

@@ -121,7 +121,27 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
         "reserved",
     ),
     # Werewolf seed: the werewolves win when at most one non-werewolf is alive.
-    ("already won", deal("werewolf", "werewolf", "villager"), "decided before anyone plays"),
+    (
+        "already won",
+        with_(deal("werewolf", "werewolf", "villager"), options={"lift_minimum": True}),
+        "decided before anyone plays",
+    ),
+    # Werewolf seed: "The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple
+    # Villagers" (README: 8 players, 2 werewolf cards and a seer card in the game).
+    ("seven players", deal("werewolf", "werewolf", "seer", *["villager"] * 4), "7 players, not 8"),
+    (
+        "one werewolf",
+        deal("werewolf", "seer", *["villager"] * 6),
+        r'^"The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple Villagers\." '
+        "This game has 1 Werewolf card, not 2",
+    ),
+    ("no seer", deal("werewolf", "werewolf", "witch", *["villager"] * 5), "0 Seer cards, not 1"),
+    ("the minimum names its option", deal(*BASIC), "the option lift_minimum lifts"),
+    (
+        "the minimum option is a bool",
+        with_(deal(*BASIC), options={"lift_minimum": 1}),
+        "lift_minimum must be true or false",
+    ),
     # README: the quick game (tit-albert) skips the Thief, Cupid and Lovers.
     (
         "quick game with a thief",
@@ -185,7 +205,38 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
     ("the seed's minimum", deal("werewolf", "werewolf", "seer", *["villager"] * 5)),
     (
         "thief with two werewolves aside",
-        with_(deal("werewolf", "thief", "villager", "villager"), extra_cards=["werewolf"] * 2),
+        with_(
+            deal("werewolf", "thief", "villager", "villager"),
+            extra_cards=["werewolf"] * 2,
+            options={"lift_minimum": True},
+        ),
+    ),
+    (
+        "the minimum counts the thief's extra cards",
+        with_(
+            deal("werewolf", "thief", "seer", *["villager"] * 5),
+            extra_cards=["werewolf", "villager"],
+        ),
+    ),
+    (
+        "a seer among the thief's extra cards",
+        with_(
+            deal("werewolf", "werewolf", "thief", *["villager"] * 5),
+            extra_cards=["seer", "villager"],
+        ),
+    ),
+    (
+        "other roles stand in for villagers",
+        deal("werewolf", "werewolf", "seer", "witch", "hunter", "cupid", "little-girl", "villager"),
+    ),
+    ("house rules: four players", with_(deal(*BASIC), options={"lift_minimum": True})),
+    (
+        "house rules: no seer, one werewolf",
+        with_(deal("werewolf", "villager", "villager"), options={"lift_minimum": True}),
+    ),
+    (
+        "tit-albert keeps its own limits",
+        deal("werewolf", "villager", "villager", rules="tit-albert"),
     ),
     ("one Tit Albert", deal("werewolf", "villager", "villager", rules="tit-albert")),
     ("four Tit Albert", deal(*["werewolf"] * 4, *["villager"] * 5, rules="tit-albert")),
@@ -210,7 +261,10 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "every option of werewolf",
-        with_(deal(*BASIC), options={"captain": True, "little_girl_catch_chance": 1.0}),
+        with_(
+            deal(*BASIC),
+            options={"captain": True, "little_girl_catch_chance": 1.0, "lift_minimum": True},
+        ),
     ),
 ]
 
@@ -249,11 +303,15 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
 
     book = load("werewolf")
     roles = ["werewolf", "seer", "villager", "villager"]
+    lifted: dict[str, Any] = {"lift_minimum": True}
     for i in range(KEPT + 50):
-        new_game(book, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"], roles, seed=i)
+        new_game(book, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"], roles, options=lifted, seed=i)
     assert len(rule_facts(book).valid_names) <= KEPT
     with pytest.raises(SetupError, match="unique"):
-        new_game(book, ["Zed", "Zed", "Yan", "Xia"], roles)
+        new_game(book, ["Zed", "Zed", "Yan", "Xia"], roles, options=lifted)
+    # The same cards, checked and kept under house rules, are still refused without them.
+    with pytest.raises(SetupError, match="minimum configuration"):
+        new_game(book, ["Ann", "Ben", "Cat", "Dan"], roles)
     for i in range(KEPT + 50):
         chance = i / (KEPT + 50)
         assert (

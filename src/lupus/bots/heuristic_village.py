@@ -432,7 +432,7 @@ class VillageBrain:
         elif "elect" in p:
             choice = self.elect()
         elif "decide" in p:
-            choice = self.one("decide", self.enemy_pick(targets(p["decide"])))
+            choice = self.decide(targets(p["decide"]))
         elif "appoint" in p:
             choice = self.appoint()
         elif "nominate" in p:
@@ -455,6 +455,15 @@ class VillageBrain:
         if prompt is None or not prompt.allows(()):
             return None
         return Action(self.view.seat, verb, ())
+
+    def decide(self, tied: list[int]) -> Action | None:
+        """The captain must name one of the tied: an enemy, else (only friends and
+        himself are tied) a friend before himself."""
+        pick = self.enemy_pick(tied)
+        if pick is None:
+            others = [t for t in tied if t != self.m.me] or tied
+            pick = best(others, lambda s: 0.0, self.rng) if others else None
+        return self.one("decide", pick)
 
     def enemy_pick(self, cands: list[int], rnd: Round | None = None) -> int | None:
         """Whom to eliminate among ``cands``: a sure enemy, else the best suspect."""
@@ -657,7 +666,12 @@ class VillageBrain:
             return self.one("elect", best(friends, lambda s: rnd.tally[s] if rnd else 0, self.rng))
         if leaders:
             return self.one("elect", best(leaders, lambda s: 0.0, self.rng))
-        return self.one("elect", m.me if m.me in cands else None)
+        if m.me in cands:
+            return self.one("elect", m.me)
+        # Nobody leads yet, and he may not vote for himself (werewolf): an ally, else
+        # anyone (a wolf's vote in the open must look like a villager's).
+        mine = [c for c in cands if c in allies] or cands
+        return self.one("elect", best(mine, lambda s: 0.0, self.rng) if mine else None)
 
     def appoint(self) -> Action | None:
         m = self.m

@@ -11,9 +11,10 @@ from typing import ClassVar, Final, final
 
 from lupus.engine.draw import below, choice, shuffle
 from lupus.engine.errors import SetupError
+from lupus.engine.game import count_cards
 from lupus.engine.model import Value
-from lupus.engine.village import rule_facts
-from lupus.rulebooks.schema import Rulebook
+from lupus.engine.village import below_minimum, rule_facts
+from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
 @final
@@ -53,8 +54,20 @@ def composition(book: Rulebook, players: int) -> dict[str, int]:
     return dict(deck)
 
 
-def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Random) -> Deal:
-    """Shuffle the cards of ``counts`` and deal them to ``players`` seats."""
+def deal(
+    book: Rulebook,
+    players: int,
+    counts: Mapping[str, int],
+    rng: random.Random,
+    options: Mapping[str, OptionValue] | None = None,
+) -> Deal:
+    """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
+
+    A deal must leave a game the rules accept: a pack and someone to play against, and
+    the rulebook's minimum configuration under ``options``. When the Thief's card is
+    among the two left aside, those two are out of the game with it, which may take a
+    card the minimum needs (the Seer): the cards are dealt again.
+    """
     if book.family == "lupusburg":
         return deal_lupusburg(players, rng)
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
@@ -64,11 +77,14 @@ def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Ra
         extra = " (a thief needs two extra cards)" if thief else ""
         raise SetupError(f"{len(deck)} cards for {players} players{extra}")
     pack = rule_facts(book).pack
+    checked = thief and book.minimum is not None  # (only then can a deal fall short)
     for _ in range(1000):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
         if "thief" not in roles:
             extra_cards = ()
+            if checked and below_minimum(book, players, count_cards(roles), options or {}):
+                continue
         if any(r in pack for r in roles) and not all(r in pack for r in roles):
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError("this composition cannot be dealt with a werewolf and a villager in play")

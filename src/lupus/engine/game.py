@@ -94,6 +94,11 @@ class Step(Generic[G]):
     def resolve(self, game: G) -> None:
         """Apply the step's effects once its inputs are in."""
 
+    def refusal(self, game: G, action: Action) -> str | None:
+        """Why the rules forbid an action its prompt does not list, when the list alone
+        would not tell a player (the captain's election: not for oneself); None else."""
+        return None
+
 
 class Game:
     """State and flow shared by every rulebook family; families add their own state."""
@@ -245,10 +250,12 @@ class Game:
                 if prompt.verb == verb:
                     break
             else:
-                raise IllegalAction(self._refusal(action, mine))
+                reason = step.refusal(self, action) if mine else None
+                raise IllegalAction(reason or self._refusal(action, mine))
             args = prompt.normalize(action.args) if prompt.unordered else action.args
             if not listed(args, prompt.choices):
-                raise IllegalAction(self._bad_args(action, prompt))
+                reason = step.refusal(self, action)
+                raise IllegalAction(reason or self._bad_args(action, prompt))
             # The step records the action as the prompt lists it (a pair in order).
             step.act(self, action if args is action.args else Action(actor, verb, args))
             step.forget_prompts()
@@ -346,7 +353,9 @@ multisets) the engine remembers: a simulation uses a few, a server meets new one
 every room and must not keep them all (past this many, the others are checked every
 time)."""
 
-_RESOLVED: Final[dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Rulebook, Resolved]]] = {}
+_RESOLVED: Final[
+    dict[tuple[int, tuple[tuple[str, str, object], ...]], tuple[Rulebook, Resolved]]
+] = {}
 
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
@@ -357,7 +366,9 @@ def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str
 def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
     """``resolve_options``, kept per rulebook and given options (see ``per_rulebook``)."""
     try:
-        key = (id(rulebook), tuple(sorted(given.items())))
+        # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
+        # accepts only one of them.
+        key = (id(rulebook), tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()])))
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
         return Resolved(_resolve_options(rulebook, given))

@@ -7,7 +7,7 @@ What each role does lives in ``lupus.roles``, one module per role.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Final, final
 
@@ -112,8 +112,13 @@ class RuleFacts:
         self.starvation_winner: str | None = mechanics.starvation_winner
         self.pack_kills_own: bool = mechanics.pack_kills_own
         self.pack_must_agree: bool = mechanics.pack_must_agree
-        # (sorted cards dealt, sorted extra cards, quick game) that passed every check
-        self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Cards] = {}
+        self.captain_self_vote: bool = mechanics.captain_self_vote
+        # the option that lifts the rulebook's minimum configuration ("" when none does)
+        minimum = book.minimum
+        self.minimum_lifted_by: str = (minimum.lifted_by or "") if minimum is not None else ""
+        # (sorted cards dealt, sorted extra cards, quick game, minimum lifted) that passed
+        # every check
+        self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool, bool], Cards] = {}
         # tables of names that passed ``check_names`` (which depends on them alone)
         self.valid_names: set[tuple[str, ...]] = set()
 
@@ -151,7 +156,12 @@ class VillageGame(Game):
     ) -> None:
         super().__init__(rulebook, names, options, seed)
         facts = rule_facts(rulebook)
-        cards = (tuple(sorted(roles)), tuple(sorted(extra_cards)), bool(self.options.get("quick")))
+        cards = (
+            tuple(sorted(roles)),
+            tuple(sorted(extra_cards)),
+            self.option_on("quick"),
+            self.option_on(facts.minimum_lifted_by),
+        )
         known = facts.dealt.get(cards)  # the cards' checks depend on the cards alone
         new_cards = known is None
         if known is None:
@@ -471,9 +481,43 @@ def check_deal(
         raise SetupError(f"no {book.mechanics.pack_tag} is dealt to a player")
     if all(r in pack for r in roles):
         raise SetupError(f"every player is a {book.mechanics.pack_tag}: nobody to play against")
+    check_minimum(book, n, counts, options)
     if options.get("quick"):
         prepared = [r for r in book.night.preparation if counts.get(r)]
         if prepared:
             raise SetupError(
                 f"the quick game has no preparation round, so {', '.join(prepared)} cannot play"
             )
+
+
+def check_minimum(
+    book: Rulebook, players: int, counts: dict[str, int], options: Mapping[str, OptionValue]
+) -> None:
+    """Refuse a game below the rulebook's minimum configuration, quoting its rule.
+
+    (The werewolf seed: "The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple
+    Villagers"; a house-rules option lifts it.)
+    """
+    short = below_minimum(book, players, counts, options)
+    if short:
+        lift = book.minimum.lifted_by if book.minimum is not None else None
+        how = f" (house rules: the option {lift} lifts the minimum)" if lift else ""
+        raise SetupError(f'"{short[0]}" This game has {" and ".join(short[1:])}{how}.')
+
+
+def below_minimum(
+    book: Rulebook, players: int, counts: dict[str, int], options: Mapping[str, OptionValue]
+) -> list[str]:
+    """[the rule, then what the game lacks], or [] when it meets the minimum (or the
+    option that lifts it is on, or the rulebook has none)."""
+    minimum = book.minimum
+    if minimum is None or (minimum.lifted_by is not None and options.get(minimum.lifted_by)):
+        return []
+    short: list[str] = []
+    if players < minimum.players:
+        short.append(f"{players} players, not {minimum.players}")
+    for role, needed in minimum.cards.items():
+        held = counts.get(role, 0)
+        if held < needed:
+            short.append(f"{held} {book.name(role)} card{'s' if held != 1 else ''}, not {needed}")
+    return [minimum.rule, *short] if short else []

@@ -2,10 +2,11 @@
 
 Option ``captain``. Elected on the first day, before the first elimination vote, by a
 plurality of all living players (a tie goes to a second round among the tied, then to
-the seeded random generator). He breaks ties of the day vote. Dying, he names his
-successor; if the leader closes the step before he names anyone, that missing input is
-a pass like any other: there is no captain any more, and day-vote ties go to a second
-round.
+the seeded random generator). Where the rulebook says so (the werewolf seed: "elected
+after having the majority of votes from other players") nobody votes for himself. He
+breaks ties of the day vote. Dying, he names his successor; if the leader closes the
+step before he names anyone, that missing input is a pass like any other: there is no
+captain any more, and day-vote ties go to a second round.
 """
 
 from __future__ import annotations
@@ -36,8 +37,24 @@ class ElectionStep(Ballot):
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         assert self.candidates is not None
-        live = [c for c in self.candidates if g.alive[c]]
+        own = g.facts.captain_self_vote
+        live = [c for c in self.candidates if g.alive[c] and (own or c != actor)]
+        if not live:  # the only candidate left is himself
+            return (bare(actor, "abstain"),)
         return (Prompt(actor, "elect", seats(live)), bare(actor, "abstain"))
+
+    def refusal(self, g: VillageGame, action: Action) -> str | None:
+        me = action.actor
+        if (
+            action.verb == "elect"
+            and action.args == (me,)
+            and not g.facts.captain_self_vote
+            and me in (self.candidates or ())
+        ):
+            who = g.names[me]
+            title = g.rulebook.name("captain")
+            return f"{who} cannot elect {who}: the {title} is elected by the other players' votes"
+        return None
 
     def recorded(self, g: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None

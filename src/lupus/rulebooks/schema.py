@@ -99,6 +99,21 @@ class MechanicsSpec(_Strict):
     pack_must_agree: bool = True  # the mafia step waits for one agreed victim (else plurality)
     kill_cause: str = "werewolves"
     announce_failed_attempt: bool = False
+    # "The captain is elected after having the majority of votes from other players"
+    captain_self_vote: bool = True
+
+
+class MinimumSpec(_Strict):
+    """A rulebook's smallest game, as its text states it, and the option that lifts it.
+
+    ``cards`` counts the cards in the game (the Thief's extra cards included); other
+    roles may stand in for the rest of the table. ``rule`` is quoted by the refusal.
+    """
+
+    players: int = Field(ge=2)
+    cards: dict[str, int] = Field(default_factory=dict)
+    rule: str
+    lifted_by: str | None = None
 
 
 class NightSpec(_Strict):
@@ -133,6 +148,7 @@ class Rulebook(_Strict):
     options: dict[str, OptionSpec] = Field(default_factory=dict)
     win: tuple[WinSpec, ...] = ()
     lupusburg: LupusburgSpec | None = None
+    minimum: MinimumSpec | None = None
     compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)
@@ -153,6 +169,14 @@ class Rulebook(_Strict):
                 raise ValueError(f"win[{i}].faction: unknown faction {win.faction!r}")
             if win.of is not None and win.of not in self.factions:
                 raise ValueError(f"win[{i}].of: unknown faction {win.of!r}")
+        minimum = self.minimum
+        if minimum is not None:
+            for role_id in minimum.cards:
+                if role_id not in self.roles:
+                    raise ValueError(f"minimum.cards.{role_id}: unknown role")
+            lift = minimum.lifted_by
+            if lift is not None and (lift not in self.options or self.options[lift].type != "bool"):
+                raise ValueError(f"minimum.lifted_by: {lift!r} is not a bool option")
         for size, deck in self.compositions.items():
             if not size.isdigit():
                 raise ValueError(f"compositions.{size}: keys are player counts")

@@ -73,7 +73,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
     action count."""
     book = table.book
     rng = seeded(game_seed(table.seed, index))
-    d = deal(book, table.players, table.counts, rng)
+    d = deal(book, table.players, table.counts, rng, table.options)
     game = new_game(
         book,
         table.names,

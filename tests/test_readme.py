@@ -31,3 +31,18 @@ def test_python_example_runs() -> None:
     game = namespace["game"]
     view = game.view(1)  # type: ignore[attr-defined]
     assert view.known_roles() == {1: "seer", 0: "werewolf"}
+
+
+def test_the_scenario_example_of_the_docs_replays_as_told() -> None:
+    """docs/scenarios.md's small example is a real scenario: Eve's shot wins the game."""
+    import json
+
+    from lupus import scenario as sc
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text("utf-8")
+    example = docs[docs.index("## A small example") :]
+    block = re.search(r"```json\n(.*?)```", example, re.S)
+    assert block is not None
+    result = sc.summary(sc.replay(sc.parse(json.loads(block.group(1)))))
+    assert result["error"] is None
+    assert result["winner"] == "villagers" and result["alive"] == ["Bob", "Cid", "Dee"]

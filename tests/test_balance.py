@@ -205,3 +205,10 @@ def test_balance_plot_says_how_to_install_matplotlib(monkeypatch: pytest.MonkeyP
     result = runner.invoke(app, ["balance", "--rules", "mafia-classic", "--plot", "x.png"])
     assert result.exit_code == 1
     assert "pip install 'lupus[plot]'" in result.output
+
+
+def test_a_table_below_the_minimum_is_refused_with_the_rule() -> None:
+    with pytest.raises(SetupError, match="minimum configuration is: 2 Werewolves"):
+        bal.search("werewolf", [6], games=10)
+    lifted = bal.search("werewolf", [6], games=10, top=1, options={"lift_minimum": True})
+    assert lifted.counts[0].candidates > 0

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from lupus.engine.deal import seat_names
 from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.setup import new_game
+from lupus.engine.village import check_minimum
 from lupus.rulebooks import load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.runner import SimConfig, Tally, chunks, play_range
@@ -531,6 +532,8 @@ def search(
                     f"{book.id} is played by {book.min_players} to {book.max_players} "
                     f"players, not {n}"
                 )
+            if book.minimum is not None:  # a table too small for any composition
+                check_minimum(book, n, dict(book.minimum.cards), options)
             before = player.played
             pool = candidates(book, n, pack, options)
             recommended = book.compositions.get(str(n))

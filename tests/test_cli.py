@@ -115,8 +115,16 @@ def test_rules_lists_and_explains_rulebooks() -> None:
         assert name in tit
     assert "longanis_potions = 2" in tit
     assert "quick = false" in tit
+    assert "minimum configuration" not in tit  # tit-albert keeps its own limits
     unknown = runner.invoke(app, ["rules", "chess"])
     assert unknown.exit_code == 1
+
+
+def test_rules_show_the_minimum_configuration_and_its_house_rules_option() -> None:
+    text = runner.invoke(app, ["rules", "werewolf"]).stdout
+    assert "The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple Villagers." in text
+    assert "the option lift_minimum lifts it" in text
+    assert "lift_minimum = false (bool): House rules" in text
 
 
 def test_demo_plays_a_whole_game() -> None:

@@ -32,7 +32,8 @@ from lupus.lupusburg.match import (
     leaders,
     match_totals,
 )
-from lupus.narration import narrate
+from lupus.narration import Narrator, narrate
+from lupus.rulebooks import load
 
 W, T, F = "werewolf", "thief", "townsfolk"
 BOX = (8, 7, 6, 5, 4, 3, 2, 2)
@@ -67,15 +68,20 @@ def lupusburg(
 
 
 def act(game: LupusburgGame, line: str) -> None:
-    """Apply ``"Ben peek Cat.1"``, ``"Ann bet Ben 8"``, ``"Ann pass"``, ``"leader close"``."""
+    """Apply ``"Ben peek Cat.1"``, ``"Ann bet Ben"``, ``"Ann keep 8"``, ``"Ann pass"``,
+    ``"leader close"``, or the scenario files' shorthand ``"Ann bet Ben 8"``."""
     actor, verb, *rest = line.split()
-    step = sc.ScenarioAction(
-        actor=actor,
-        do=verb,
-        target=rest[0] if rest else None,
-        coin=int(rest[1]) if len(rest) > 1 else None,
-    )
-    game.apply(sc.to_action(game, step))
+    if verb == "keep":
+        step = sc.ScenarioAction(actor=actor, do=verb, coin=int(rest[0]))
+    else:
+        step = sc.ScenarioAction(
+            actor=actor,
+            do=verb,
+            target=rest[0] if rest else None,
+            coin=int(rest[1]) if len(rest) > 1 else None,
+        )
+    for action in sc.to_actions(game, step):
+        game.apply(action)
 
 
 # ---------------------------------------------------------------------------- setup
@@ -222,7 +228,7 @@ class Known:
 
     characters: dict[int, str] = field(default_factory=dict)
     chests: dict[int, bool] = field(default_factory=dict)
-    draws: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
+    draws: list[tuple[tuple[int, ...], int | None]] = field(default_factory=list)
 
 
 def before_the_end(events: Sequence[Event]) -> list[Event]:
@@ -266,10 +272,18 @@ def disclosed(events: Sequence[Event]) -> Known:
             assert secret == ["character"]
             known.characters[int(str(d["house"]))] = str(d["character"])
         elif ev.kind == "coins_drawn":
-            assert set(secret) == {"coins", "kept"}
+            # After the bet: the coins he holds, then the one he keeps (or the game's
+            # generator picks when the leader closes his turn).
+            assert secret == ["coins"]
             coins = d["coins"]
-            assert isinstance(coins, list)
-            known.draws.append((tuple(coins), int(str(d["kept"]))))
+            assert isinstance(coins, list) and 0 < len(coins) <= 3
+            known.draws.append((tuple(coins), None))
+        elif ev.kind in ("coin_kept", "coin_picked"):
+            assert secret == ["kept"]
+            coins, before = known.draws[-1]
+            kept = int(str(d["kept"]))
+            assert before is None and kept in coins
+            known.draws[-1] = (coins, kept)
         else:
             raise AssertionError(f"unexpected secret {secret} in {ev.kind}")
     return known
@@ -353,11 +367,26 @@ def test_the_narration_of_a_view_names_only_characters_its_player_saw() -> None:
     for seat, name in enumerate(game.names):
         lines = narrate(game.view(seat))
         assert named_characters(lines) == seen[name]
-        draws = [line for line in lines if "draws the coins" in line]
+        draws = [line for line in lines if " coin" in line]
         assert draws == {
-            "Ben": ["Ben draws the coins 8, 7, 6 and keeps 8."],
-            "Cat": ["Cat draws the coins 5, 4, 3 and keeps 5."],
+            "Ben": [
+                "Ben draws the coins 8, 7, 6.",
+                "Ben keeps the coin 8, face down under the seal.",
+            ],
+            "Cat": [
+                "Cat draws the coins 5, 4, 3.",
+                "Cat keeps the coin 5, face down under the seal.",
+            ],
         }.get(name, [])
+        bets = [line for line in lines if " bet" in line]
+        assert bets == [
+            "Ann does not bet.",
+            "Ben places a bet on Ann.",
+            "Cat places a bet on Dan.",
+            "Dan does not bet.",
+            "Dan does not bet.",
+            "Ann does not bet.",
+        ]
     leader = narrate(game.view(LEADER))
     assert named_characters(leader) == {f"{p}.{k}" for p in game.names for k in (1, 2)}
     assert leader[-1].startswith("The game is over: Ben wins.")
@@ -370,8 +399,7 @@ def test_a_view_holds_only_its_own_prompts() -> None:
         act(game, line)
     assert [p.verb for p in game.view(0).prompts] == ["bet", "pass"]
     bet = game.view(0).prompts[0]
-    assert {c for _, c in bet.choices} == {8, 7, 6}  # what he would draw
-    assert {t for t, _ in bet.choices} == {1, 2, 3}
+    assert bet.choices == ((1,), (2,), (3,))  # a player: no coin before the bet
     for seat in (1, 2, 3):
         assert game.view(seat).prompts == ()
 
@@ -407,20 +435,19 @@ def test_without_a_bag_order_every_draw_is_at_random() -> None:
     for seed in range(20):
         characters, chests = deal4()
         game = lupusburg(NAMES[:4], characters, chests, seed=seed)
-        for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
+        for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass", "Ann bet Ben"):
             act(game, line)
-        first = next(p for p in game.prompts(0) if p.verb == "bet")
-        coin = max(c for _, c in first.choices)
-        act(game, f"Ann bet Ben {coin}")
-        second = next(p for p in game.prompts(1) if p.verb == "bet")
-        drawn = sorted({c for _, c in second.choices})
-        remaining = Counter(BOX) - Counter([coin])
-        assert not Counter(drawn) - remaining
-        draws.add((coin, tuple(drawn)))
+        first = [int(c[0]) for c in game.prompts(0)[0].choices]
+        act(game, f"Ann keep {max(first)}")
+        act(game, "Ben bet Ann")
+        second = sorted(int(c[0]) for c in game.prompts(1)[0].choices)
+        remaining = Counter(BOX) - Counter([max(first)])
+        assert not Counter(second) - remaining
+        draws.add((tuple(first), tuple(second)))
     assert len(draws) > 5
 
 
-def test_a_bet_error_names_coins_not_players() -> None:
+def test_bet_and_keep_errors_name_players_then_coins() -> None:
     characters, chests = deal4()
     game = lupusburg(NAMES[:4], characters, chests, bag=[2, 3, 2, 8, 7, 6, 5, 4])
     for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
@@ -428,13 +455,292 @@ def test_a_bet_error_names_coins_not_players() -> None:
     with pytest.raises(IllegalAction) as refused:
         game.apply(Action(0, "bet", (2, 8)))
     assert str(refused.value) == (
-        "Ann cannot bet 8 on Cat now (bet on one of Ben, Cat, Dan with one of the coins "
-        "drawn: 3, 2)"
+        "Ann cannot bet without naming one player now (bet on one of Ben, Cat, Dan)"
     )
-    with pytest.raises(IllegalAction, match="without naming one player and one coin"):
-        game.apply(Action(0, "bet", (2,)))
-    game.apply(Action(0, "bet", (2, 2)))
+    with pytest.raises(IllegalAction, match=re.escape("Ann cannot bet on Ann now")):
+        game.apply(Action(0, "bet", (0,)))
+    with pytest.raises(IllegalAction, match=re.escape("possible now: bet, pass")):
+        game.apply(Action(0, "keep", (2,)))
+    game.apply(Action(0, "bet", (2,)))
+    assert game.bag == [8, 7, 6, 5, 4]  # three coins in his hand
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Action(0, "keep", (8,)))
+    assert str(refused.value) == "Ann cannot keep 8 now (keep one of the coins drawn: 3, 2)"
+    with pytest.raises(IllegalAction, match="without naming one coin"):
+        game.apply(Action(0, "keep", ()))
+    game.apply(Action(0, "keep", (2,)))
     assert game.bag == [8, 7, 6, 5, 4, 3, 2]
+    assert game.bets[0] == (2, 2)
+
+
+# ---------------------------------------------------------------------------- bets
+
+
+def betting_day(bag: Sequence[int] | None = None, seed: int = 0) -> LupusburgGame:
+    """A 4-player game at Ann's betting turn on day 1 (Ann is the Burgomaster)."""
+    characters, chests = deal4()
+    game = lupusburg(NAMES[:4], characters, chests, bag=bag, seed=seed)
+    for line in ("Ben peek Cat.1", "Ann claw Dan.1", "Ann pass"):
+        act(game, line)
+    return game
+
+
+def test_a_bet_names_a_player_first_then_keeps_one_of_the_coins_drawn() -> None:
+    game = betting_day(bag=list(BOX))
+    start = len(game.events)
+    act(game, "Ann bet Ben")
+    assert game.waiting() == [0]
+    assert [(p.verb, p.choices) for p in game.prompts(0)] == [("keep", ((8,), (7,), (6,)))]
+    assert game.bets[0] is None  # the seal is committed, the coin not yet chosen
+    act(game, "Ann keep 7")
+    assert game.bets[0] == (1, 7)
+    assert game.bag == [5, 4, 3, 2, 2, 8, 6]
+    told = [(ev.kind, ev.audience, dict(ev.data)) for ev in game.events[start:]]
+    assert told == [
+        ("bet", None, {"player": 0, "target": 1}),
+        ("coins_drawn", frozenset({0}), {"player": 0, "coins": [8, 7, 6]}),
+        ("coin_kept", frozenset({0}), {"player": 0, "kept": 7}),
+    ]
+    assert game.waiting() == [1]  # Ben's turn
+
+
+def test_no_pass_after_a_bet() -> None:
+    game = betting_day(bag=list(BOX))
+    act(game, "Ann bet Ben")
+    with pytest.raises(IllegalAction, match=re.escape("Ann cannot pass now (possible now: keep)")):
+        act(game, "Ann pass")
+    with pytest.raises(IllegalAction, match=re.escape("possible now: keep")):
+        act(game, "Ann bet Cat")
+
+
+def test_a_pass_is_told_to_everyone_and_draws_nothing() -> None:
+    game = betting_day(bag=list(BOX))
+    start = len(game.events)
+    act(game, "Ann pass")
+    assert [(ev.kind, ev.audience, dict(ev.data)) for ev in game.events[start:]] == [
+        ("no_bet", None, {"player": 0})
+    ]
+    assert game.bag == list(BOX) and game.bets[0] is None
+
+
+def test_the_leader_closing_a_turn_after_the_bet_picks_the_coin_with_the_seed() -> None:
+    picked: set[int] = set()
+    for seed in range(16):
+        game = betting_day(bag=list(BOX), seed=seed)
+        start = len(game.events)
+        act(game, "Ann bet Ben")
+        act(game, "leader close")
+        bet = game.bets[0]
+        assert bet is not None and bet[0] == 1 and bet[1] in (8, 7, 6)
+        picked.add(bet[1])
+        rest = [8, 7, 6]
+        rest.remove(bet[1])
+        assert game.bag == [5, 4, 3, 2, 2, *rest]
+        kinds = [(ev.kind, ev.audience) for ev in game.events[start:]]
+        assert kinds == [
+            ("bet", None),
+            ("coins_drawn", frozenset({0})),
+            ("coin_picked", frozenset({0})),
+        ]
+        assert game.events[-1].data == {"player": 0, "kept": bet[1]}
+        assert game.waiting() == [1]
+        # Replaying the same actions picks the same coin.
+        again = betting_day(bag=list(BOX), seed=seed)
+        for action in game.history[len(again.history) :]:
+            again.apply(action)
+        assert again.bets == game.bets
+    assert picked == {8, 7, 6}
+
+
+def test_the_leader_closing_a_turn_before_the_bet_is_no_bet() -> None:
+    game = betting_day(bag=list(BOX))
+    act(game, "leader close")
+    assert game.events[-1].kind == "no_bet" and game.events[-1].audience is None
+    assert game.bets[0] is None and game.bag == list(BOX)
+
+
+@pytest.mark.parametrize("bag", [None, list(BOX)])
+def test_the_others_never_see_a_coin_only_the_bet_and_its_target(
+    bag: list[int] | None,
+) -> None:
+    game = betting_day(bag=bag)
+    before = {seat: len(game.view(seat).events) for seat in range(4)}
+    act(game, "Ann bet Dan")
+    for seat in (1, 2, 3):
+        view = game.view(seat)
+        assert view.prompts == ()
+        new = view.events[before[seat] :]
+        assert [(ev.kind, dict(ev.data)) for ev in new] == [("bet", {"player": 0, "target": 3})]
+    coins = [int(c[0]) for c in game.view(0).prompts[0].choices]
+    act(game, f"Ann keep {coins[0]}")
+    act(game, "Ben bet Ann")
+    act(game, "leader close")
+    for seat in range(4):
+        view = game.view(seat)
+        coins = [ev for ev in view.events if {"coins", "kept"} & set(ev.data)]
+        seen = [ev for ev in coins if ev.kind != "game_starts"]  # (the box's coins)
+        mine = {0: ["coins_drawn", "coin_kept"], 1: ["coins_drawn", "coin_picked"]}
+        assert [ev.kind for ev in seen] == mine.get(seat, [])
+        assert all(ev.audience == frozenset({seat}) for ev in seen)
+        lines = narrate(view)
+        assert "Ann places a bet on Dan." in lines
+        assert "Ben places a bet on Ann." in lines
+        assert any("draws the coins" in line for line in lines) == (seat in (0, 1))
+
+
+def test_fewer_than_three_coins_left_are_all_drawn() -> None:
+    game = sc.replay(sc.read(SCENARIOS / "bet-last-coins-drawn.json")).game
+    assert isinstance(game, LupusburgGame)
+    draws = [list(ev.data["coins"]) for ev in game.events if ev.kind == "coins_drawn"]
+    assert [len(c) for c in draws] == [3, 3, 3, 3, 3, 3, 2, 1]
+    assert [p.choices for p in game.prompts(7)] == [((4,),)]
+    assert game.bag == []
+
+
+def test_the_scenario_shorthand_is_a_bet_then_a_keep() -> None:
+    short = sc.read(SCENARIOS / "bet-coins-return-to-end-of-bag.json")
+    lines: list[sc.ScenarioAction] = []
+    for step in short.actions:
+        if step.do == "bet" and step.coin is not None:
+            lines.append(step.model_copy(update={"coin": None}))
+            lines.append(sc.ScenarioAction(actor=step.actor, do="keep", coin=step.coin))
+        else:
+            lines.append(step)
+    long = short.model_copy(update={"actions": lines})
+    assert len(long.actions) == len(short.actions) + 4
+    a, b = sc.replay(short), sc.replay(long)
+    assert a.error_index is None and b.error_index is None
+    assert a.game.events == b.game.events and a.game.history == b.game.history
+    # A refused keep of a shorthand line points at that line of the file.
+    refused = sc.replay(sc.read(SCENARIOS / "bet-coin-not-drawn-refused.json"))
+    assert refused.error_index == 6
+    assert refused.error_message == "Dan cannot keep 6 now (keep one of the coins drawn: 7, 5, 4)"
+
+
+# ---------------------------------------------------------------------------- the log
+
+
+def lupusburg_games() -> list[LupusburgGame]:
+    """Every scenario's game, and random games whose leader closes some steps."""
+    games = []
+    for path in sorted(SCENARIOS.glob("*.json")):
+        game = sc.replay(sc.read(path)).game
+        assert isinstance(game, LupusburgGame)
+        games.append(game)
+    for seed in range(30):
+        rng = random.Random(seed)
+        deal = random_deal(rng, 4 + seed % 5, seed % 2 == 0, seed)
+        games.append(play(deal, rng, 0.1)[0])
+    return games
+
+
+def test_every_event_is_told_with_a_message_of_its_own() -> None:
+    book = load("lupusburg")
+    kinds: set[str] = set()
+    for game in lupusburg_games():
+        narrator = Narrator(book, game.names)
+        for ev in game.events:
+            kinds.add(ev.kind)
+            assert narrator.key(ev) in narrator.text, ev.kind
+            line = narrator.event(ev)
+            assert "«?»" not in line and "{" not in line, line
+    told = {"no_bet", "privilege_declined", "no_privilege", "coins_drawn", "coin_kept"}
+    assert told | {"coin_picked", "suspects", "ballots", "game_over"} <= kinds
+
+
+GENDERED = re.compile(r"\b(he|his|him|himself|she|her|hers|herself)\b", re.IGNORECASE)
+
+
+def test_no_message_gives_a_player_a_gender() -> None:
+    book = load("lupusburg")
+    for table in (book.text["en"], book.names["en"]):
+        for key, text in table.items():
+            assert not GENDERED.search(text), (key, text)
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        (
+            "suspects-tie-closer-to-burgomaster.json",
+            "The suspects, by tokens: Dan.2 (2) and Ann.1 (2); other tokens: Ben.1 (2), "
+            "Cat.1 (1) and Ben.2 (1); tie 2-2-2: Dan.2 and Ann.1 are closer to the "
+            "Burgomaster, clockwise, than Ben.1.",
+        ),
+        (
+            "suspects-house-1-before-house-2.json",
+            "The suspects, by tokens: Ben.2 (4) and Cat.1 (2); other tokens: Cat.2 (2); "
+            "tie 2-2: Cat.1 goes before Cat.2, house 1 before house 2.",
+        ),
+        (
+            "suspects-zero-tokens.json",
+            "The suspects, by tokens: Cat.2 (8) and Ann.1 (0); tie at 0 among 6: Ann.1 is a "
+            "house of the Burgomaster and goes before the 5 others.",
+        ),
+        (
+            "lynch-tie-closer-to-burgomaster.json",
+            "The second voting is revealed: Ben.2 2 and Cat.1 2; tie 2-2: Ben.2 is closer to "
+            "the Burgomaster, clockwise, than Cat.1.",
+        ),
+        (
+            "winner-tie-clockwise.json",
+            "The game is over: Dan wins; tie 6-6: Dan is closer to the Burgomaster, "
+            "clockwise, than Ben. Scores: Ann 0 (Werewolf), Ben 6 (characters 4, chest 1, "
+            "seal 1), Cat 1 (characters 0, chest 0, seal 1) and Dan 6 (characters 4, chest 1, "
+            "seal 1).",
+        ),
+        (
+            "winner-tie-burgomaster-in-office.json",
+            "The game is over: Cat wins; tie 6-6: Cat is the Burgomaster and goes before Dan.",
+        ),
+        (
+            "whole-game.json",
+            "The suspects, by tokens: Ann.2 (5) and Cat.1 (2); other tokens: Cat.2 (1).",
+        ),
+        ("whole-game.json", "Ann, the Burgomaster, uses the privilege on Ben.1."),
+        ("whole-game.json", "Ben, the Burgomaster, does not use the privilege."),
+        (
+            "winner-tie-clockwise.json",
+            "Cat, the Burgomaster, has no living character: no privilege today.",
+        ),
+    ],
+)
+def test_the_log_tells_ties_and_their_reason_suspects_by_tokens_and_scores_by_part(
+    name: str, line: str
+) -> None:
+    game = sc.replay(sc.read(SCENARIOS / name)).game
+    for seat in (LEADER, *range(game.n)):  # all public
+        assert any(told.startswith(line) for told in narrate(game.view(seat))), (seat, line)
+
+
+def test_the_end_gives_machines_each_score_by_part_and_the_tie_break() -> None:
+    over = whole_game().events[-1]
+    assert over.kind == "game_over"
+    assert over.data["parts"] == {
+        1: {"characters": 2, "chest": 0, "seal": 8},
+        2: {"characters": 4, "chest": 1, "seal": 0},
+        3: {"characters": 2, "chest": 1, "seal": 1},
+    }
+    assert "tie_break" not in over.data
+    tied = sc.replay(sc.read(SCENARIOS / "winner-tie-clockwise.json")).game.events[-1]
+    assert tied.data["tie_break"] == {
+        "of": "player",
+        "score": 6,
+        "chosen": [3],
+        "over": [1],
+        "why": "clockwise",
+    }
+    lynch = sc.replay(sc.read(SCENARIOS / "lynch-tie-closer-to-burgomaster.json")).game
+    ballots = next(ev for ev in lynch.events if ev.kind == "ballots")
+    assert ballots.data["tie_break"] == {
+        "of": "house",
+        "score": 2,
+        "chosen": [3],
+        "over": [4],
+        "why": "clockwise",
+    }
+    werewolf = sc.replay(sc.read(SCENARIOS / "werewolf-wins-two-two.json")).game.events[-1]
+    assert "parts" not in werewolf.data
 
 
 # ---------------------------------------------------------------------------- property
@@ -489,12 +795,14 @@ class Entitlement:
     deal: Deal
     characters: list[dict[int, str]] = field(default_factory=list)
     chests: list[dict[int, bool]] = field(default_factory=list)
-    draws: list[list[tuple[tuple[int, ...], int]]] = field(default_factory=list)
+    draws: list[list[tuple[tuple[int, ...], int | None]]] = field(default_factory=list)
     either: list[set[int]] = field(default_factory=list)  # a closed privilege's show
     closes: list[int] = field(default_factory=list)
     bag: list[int] = field(default_factory=list)
     bets: dict[int, tuple[int, int]] = field(default_factory=dict)
     pending: tuple[int, int] | None = None  # (Burgomaster, house seen) awaiting the show
+    betting: tuple[int, int] | None = None  # (bettor, target) awaiting the coin kept
+    drawn: list[int] = field(default_factory=list)  # his coins, with a given bag order
 
     def __post_init__(self) -> None:
         d = self.deal
@@ -531,16 +839,40 @@ class Entitlement:
             self.closes[seen // 2] += 1
             self.pending = None
         elif verb == "bet":
-            target, coin = int(args[0]), int(args[1])
-            self.bets[actor] = (target, coin)
+            # The bet commits the seal and draws: the coins are his from now on.
+            self.betting = (actor, int(args[0]))
             if self.deal.bag is not None:
-                drawn = self.bag[:3]
-                rest = list(drawn)
-                rest.remove(coin)
-                self.bag = self.bag[len(drawn) :] + rest
-                self.draws[actor].append((tuple(drawn), coin))
+                self.drawn = self.bag[:3]
+                self.bag = self.bag[len(self.drawn) :]
+                self.draws[actor].append((tuple(self.drawn), None))
+        elif verb == "keep":
+            self.kept(actor, int(args[0]))
         if actor != LEADER and verb in ("pass", "token", "ballot"):
             self.pending = None
+
+    def kept(self, bettor: int, coin: int) -> None:
+        """The coin a bettor keeps (his choice, or the game's when the leader closed)."""
+        assert self.betting is not None and self.betting[0] == bettor
+        self.bets[bettor] = (self.betting[1], coin)
+        self.betting = None
+        if self.deal.bag is not None:
+            rest = list(self.drawn)
+            rest.remove(coin)
+            self.bag += rest
+            self.draws[bettor][-1] = (tuple(self.drawn), coin)
+
+    def picked(self, game: LupusburgGame) -> None:
+        """After the leader closed a turn between a bet and its coin: the coin picked,
+        read from the bettor's own view (the oracle cannot know the generator's pick,
+        only that it is one of the coins drawn)."""
+        if self.betting is None:
+            return
+        bettor = self.betting[0]
+        picks = [ev for ev in game.view(bettor).events if ev.kind == "coin_picked"]
+        coin = int(str(picks[-1].data["kept"]))
+        if self.deal.bag is not None:
+            assert coin in self.drawn
+        self.kept(bettor, coin)
 
     def check(self, seat: int, view: View) -> None:
         known = disclosed(view.events)
@@ -559,6 +891,7 @@ class Entitlement:
             mine = [self.bets[seat][1]] if seat in self.bets else []
             assert [kept for _, kept in known.draws] == mine
             assert all(kept in coins and len(coins) <= 3 for coins, kept in known.draws)
+        assert len(known.draws) == (seat in self.bets)  # once per game, if at all
         assert all(p.actor == seat for p in view.prompts)
 
 
@@ -653,7 +986,7 @@ class Referee:
             assert choices[(b, "privilege")] == {(h,) for h in living if h not in mine}
         elif verbs == {"show"}:
             assert choices == {(b, "show"): {(h,) for h in living if h in mine}}
-        elif verbs == {"bet", "pass"} or verbs == {"token"}:
+        elif verbs in ({"bet", "pass"}, {"keep"}, {"token"}):
             if "bet" not in self.seen and "token" not in self.seen:
                 # The privilege is offered exactly when the Burgomaster has a character.
                 assert ("privilege" in self.seen) == (self.start[b] > 0)
@@ -665,14 +998,16 @@ class Referee:
             assert actor == self.queue[0]
             if verbs == {"token"}:
                 assert choices[(actor, "token")] == {(h,) for h in living}
+            elif verbs == {"bet", "pass"}:
+                # A player, never a coin: nobody sees a coin before his bet.
+                assert choices[(actor, "bet")] == {(t,) for t in range(self.n) if t != actor}
+                assert self.oracle.betting is None
             else:
-                coins = {c for _, c in choices[(actor, "bet")]}
-                assert {t for t, _ in choices[(actor, "bet")]} == set(range(self.n)) - {actor}
-                assert choices[(actor, "bet")] == {
-                    (t, c) for t in range(self.n) if t != actor for c in coins
-                }
+                # Having bet, he keeps one of the coins drawn; no pass any more.
+                assert self.oracle.betting is not None and self.oracle.betting[0] == actor
+                coins = {int(c[0]) for c in choices[(actor, "keep")]}
                 if self.oracle.deal.bag is not None:
-                    assert coins == set(self.oracle.bag[:3])
+                    assert coins == set(self.oracle.drawn)
                 else:
                     left = Counter(BOX) - Counter(c for _, c in self.oracle.bets.values())
                     assert 0 < len(coins) <= 3 and coins <= set(left)
@@ -690,8 +1025,10 @@ class Referee:
 
     def applied(self, game: LupusburgGame, action: Action, deaths: Sequence[Death]) -> None:
         verb, args = action.verb, action.args
-        if self.current in ({"bet", "pass"}, {"token"}):
-            self.queue.pop(0)  # that turn is over, bet, passed or closed
+        if self.current in ({"keep"}, {"token"}) or (
+            self.current == {"bet", "pass"} and verb != "bet"
+        ):
+            self.queue.pop(0)  # that turn is over: passed, closed, or the coin kept
         if verb == "token":
             self.tokens[int(args[0])] += 1
         elif verb == "ballot":
@@ -732,6 +1069,8 @@ def play(deal: Deal, rng: random.Random, close_chance: float) -> tuple[Lupusburg
         oracle.record(action, list(alive))
         before = len(game.deaths)
         game.apply(action)
+        if action.actor == LEADER:
+            oracle.picked(game)
         referee.applied(game, action, game.deaths[before:])
     assert game.finished, "play did not end"
     return game, oracle

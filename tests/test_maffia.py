@@ -317,9 +317,9 @@ def test_narration_has_no_missing_field(path: Path, lang: str) -> None:
 def test_narration_is_swedish_by_default() -> None:
     g = sc.replay(sc.read(ROOT / "couple-murdered-partner-dies-next-night.json")).game
     text = "\n".join(narrate(g.view(LEADER)))
-    assert "Gryning: byn vaknar." in text
-    assert "Eva har åkt ut ur spelet (mördad)." in text
-    assert "Filip har åkt ut ur spelet (dog av sorg)." in text
+    assert "Nu är det morgon och alla i byn vaknar." in text
+    assert "Eva åker ut ur spelet (mördad)." in text
+    assert "Filip åker ut ur spelet (död av sorg)." in text
     assert "Eva och Filip var ett par." in text
     english = "\n".join(narrate(g.view(LEADER), "en"))
     assert "Eva and Filip were a couple." in english
@@ -334,7 +334,7 @@ def test_rules_in_swedish_and_english() -> None:
     for heading in ("Roller", "Första natten", "Dagen", "Vinst", "Rekommenderade"):
         assert heading in sv.output
     assert "Maffian → Läkaren → Detektiv → Paret → Hämnaren" in sv.output
-    assert "12: 2 Maffia, 1 Gudfadern, 1 Läkaren, 1 Detektiv, 2 Paret, 1 Hämnaren, 4 Bybo" in (
+    assert "12: 2 maffia, 1 gudfader, 1 läkare, 1 detektiv, 1 par, 1 hämnare, 4 bybor" in (
         sv.output
     )
     assert "plays for" not in sv.output and "Roles" not in sv.output

@@ -3,12 +3,17 @@
 Every name a player reads comes from the rulebook's [names] table and the language's
 messages (src/lupus/locales/<lang>.toml, overridable per rulebook), never from code.
 The narration is computed from a View, so it can only ever tell what the view holds.
+
+A Narrator is lenient by default (a missing message shows its key, a field an event
+lacks shows as «?»), so that a game is never stopped by its story; ``strict=True``
+raises MessageError instead, naming the rulebook, the language and the message, which
+is how tests/test_narration.py proves that every message of every game can be said.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,25 +34,81 @@ def messages(lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in table.items()}
 
 
-class _Fields(dict[str, object]):
-    """Template fields; a field an event lacks shows as «?» rather than failing."""
+class MessageError(ValueError):
+    """A message that cannot be said (raised by a strict Narrator only): no such key, a
+    placeholder the event lacks, a name the rulebook lacks, or a broken template."""
 
-    def __missing__(self, key: str) -> str:
+
+class _Fields(dict[str, object]):
+    """Template fields; a field an event lacks shows as «?» (strict: MessageError)."""
+
+    def __init__(self, narrator: Narrator, key: str, fields: Mapping[str, object]) -> None:
+        super().__init__(fields)
+        self["N"] = _Names(narrator, key)
+        self.narrator = narrator
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if self.narrator.strict:
+            raise self.narrator.error(self.key, f"needs {{{name}}}, which the event lacks")
         return "«?»"
 
 
-class Narrator:
-    """Renders events for one reader, in one language."""
+class _Names(dict[str, str]):
+    """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails)."""
 
-    def __init__(self, book: Rulebook, names: Iterable[str], lang: str | None = None) -> None:
+    def __init__(self, narrator: Narrator, key: str) -> None:
+        super().__init__(narrator.N)
+        self.narrator = narrator
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if self.narrator.strict:
+            where = f"[names.{self.narrator.lang}]"
+            raise self.narrator.error(self.key, f"uses {{N[{name}]}}, missing from {where}")
+        return name
+
+
+class Narrator:
+    """Renders events for one reader, in one language.
+
+    ``story`` carries what this reader has been told (the pack's members), so one
+    Narrator serves one reader from the start of his game (``lines`` starts afresh).
+    """
+
+    def __init__(
+        self,
+        book: Rulebook,
+        names: Iterable[str],
+        lang: str | None = None,
+        *,
+        strict: bool = False,
+    ) -> None:
         self.book = book
         self.names = tuple(names)
         self.lang = lang if lang in book.languages else book.language
         self.text = {**messages(self.lang), **book.text.get(self.lang, {})}
         self.N = {k: v for k, v in book.names[self.lang].items()}
+        self.strict = strict
+        self.pack_told: frozenset[str] | None = None  # the members last told (see story)
+
+    def error(self, key: str, problem: str) -> MessageError:
+        return MessageError(f"{self.book.id} [{self.lang}]: message {key!r} {problem}")
 
     def t(self, key: str, /, **fields: object) -> str:
-        return self.text.get(key, key).format_map(_Fields(N=self.N, **fields))
+        template = self.text.get(key)
+        if template is None:
+            if self.strict:
+                raise self.error(key, "is missing")
+            return key
+        try:
+            return template.format_map(_Fields(self, key, fields))
+        except MessageError:
+            raise
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            if self.strict:
+                raise self.error(key, f"is broken ({template!r}): {exc!r}") from exc
+            return template
 
     def who(self, seat: object) -> str:
         if seat is None:
@@ -87,7 +148,11 @@ class Narrator:
             fields["coins"] = ", ".join(str(c) for c in coins)
         scores = d.get("scores")
         if isinstance(scores, Mapping):
-            fields["scores"] = self.join(f"{self.who(s)} {n}" for s, n in scores.items())
+            parts = d.get("parts")
+            fields["scores"] = self.join(
+                self.score(s, n, parts if isinstance(parts, Mapping) else None)
+                for s, n in scores.items()
+            )
         bets = d.get("bets")
         if isinstance(bets, Mapping):
             fields["bets"] = (
@@ -95,6 +160,62 @@ class Narrator:
                 if bets
                 else self.t("nobody")
             )
+        houses = d.get("houses")
+        tokens = d.get("tokens")
+        if isinstance(houses, list) and isinstance(tokens, Mapping):
+            # Lupusburg's suspects, by tokens (the event lists them most first).
+            count = {int(str(h)): n for h, n in tokens.items()}
+            fields["suspects"] = self.join(
+                f"{self.house(h)} ({count.get(int(str(h)), 0)})" for h in houses
+            )
+            suspects = {int(str(h)) for h in houses}
+            others = [f"{self.house(h)} ({n})" for h, n in count.items() if h not in suspects]
+            fields["other_tokens"] = (
+                self.t("other_tokens", tokens=self.join(others)) if others else ""
+            )
+        tie = d.get("tie_break")
+        fields["tie_break"] = self.tie_break(tie) if isinstance(tie, Mapping) else ""
+
+    def score(self, seat: object, points: object, parts: Mapping[Any, object] | None) -> str:
+        """A Lupusburg player's score, with its parts when the Werewolf lost."""
+        line = f"{self.who(seat)} {points}"
+        if parts is None:
+            return line
+        mine = parts.get(seat)
+        if mine is None:
+            mine = parts.get(str(seat))
+        if isinstance(mine, Mapping):
+            return f"{line} ({self.t('score_parts', **{str(k): v for k, v in mine.items()})})"
+        return f"{line} ({self.role('werewolf')})"
+
+    def tie_break(self, tie: Mapping[str, object]) -> str:
+        """Why a Lupusburg tie went the way it did: "; tie 3-3: Dan.2 is closer to..."."""
+        of_houses = tie.get("of") == "house"
+        chosen = tie.get("chosen")
+        over = tie.get("over")
+        if not isinstance(chosen, list) or not isinstance(over, list):
+            return ""
+        name = self.house if of_houses else self.who
+        tied = len(chosen) + len(over)
+        score = tie.get("score")
+        if tied <= 3:
+            shown = "-".join([str(score)] * tied)
+        else:
+            shown = self.t("tie_score_many", score=score, count=tied)
+        why = str(tie.get("why"))
+        if why == "clockwise" and len(chosen) > 1:
+            why = "clockwise_many"
+        elif why == "burgomaster" and of_houses:
+            why = "burgomaster_house"
+        text = self.t(
+            f"tie_break.{why}",
+            score=shown,
+            chosen=self.join(name(x) for x in chosen),
+            over=self.join(name(x) for x in over)
+            if len(over) <= 3
+            else self.t("tie_others", count=len(over)),
+        )
+        return self.t("tie_note", text=text)
 
     def role(self, role: object) -> str:
         return self.N.get(str(role), str(role))
@@ -104,22 +225,107 @@ class Narrator:
         key = str(faction)
         return self.N.get(f"faction.{key}") or self.N.get(key, key)
 
-    def join(self, items: Iterable[str]) -> str:
+    def join(self, items: Iterable[str], word: str = "and") -> str:
+        """``a, b and c``; ``word="or"`` for a choice (``a, b or c``)."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items) or self.t("nobody")
-        return f"{', '.join(items[:-1])} {self.t('and')} {items[-1]}"
+        return f"{', '.join(items[:-1])} {self.t(word)} {items[-1]}"
 
     def roles(self, roles: Mapping[Any, object]) -> str:
         return self.join(f"{self.who(s)} ({self.role(r)})" for s, r in roles.items())
 
-    def event(self, ev: Event, viewer: int = LEADER) -> str:
+    # ------------------------------------------------------------------ decks
+    def card_order(self) -> dict[str, int]:
+        """The order a deck is told in: the cards in the order the night calls their
+        steps (the pack's cards at the pack's step), then the cards without a step of
+        their own, special ones before the unlimited ones (the plain villagers last)."""
+        from lupus.roles import STEPS
+        from lupus.roles.mafia import MafiaStep
+        from lupus.roles.werewolves import WerewolvesStep
+
+        book = self.book
+        night = list(dict.fromkeys([*book.night.preparation, *book.night.first, *book.night.later]))
+        pack = book.tagged(book.mechanics.pack_tag)
+        pack_steps = [
+            i
+            for i, step in enumerate(night)
+            if isinstance(kind := STEPS.get(step), type)
+            and issubclass(kind, WerewolvesStep | MafiaStep)
+        ]
+        pack_step = pack_steps[0] if pack_steps else None
+        table = list(book.roles)
+
+        def rank(role: str) -> tuple[int, int, int]:
+            if role in night:
+                return (0, night.index(role), table.index(role))
+            if role in pack and pack_step is not None:
+                return (0, pack_step, table.index(role))
+            return (1, book.roles[role].max is None, table.index(role))
+
+        return {role: n for n, role in enumerate(sorted(table, key=rank))}
+
+    def count(self, role: str, cards: int) -> str:
+        """``2 Werewolves``, ``1 läkare``: a number of cards with the rulebook's count
+        forms (``one.<role>``, ``many.<role>`` in [names.<lang>]); cards that come in
+        sets (the Couple) are counted in sets (``1 par``)."""
+        spec = self.book.roles.get(role)
+        size = spec.comes_in if spec is not None and cards % spec.comes_in == 0 else 1
+        n = cards // size
+        key = f"{'one' if n == 1 else 'many'}.{role}"
+        form = self.N.get(key)
+        if form is None:
+            if self.strict:
+                raise self.error(key, f"(a count form) is missing from [names.{self.lang}]")
+            form = self.role(role)
+        return f"{n} {form}"
+
+    def cards(self, counts: Mapping[str, int], sep: str | None = None) -> str:
+        """A deck as a player writes it: ``2 Werewolves, 1 Seer and 5 Simple Villagers``
+        (joined by ``sep`` instead of the language's list, if given)."""
+        order = self.card_order()
+        roles = sorted(counts, key=lambda r: order.get(str(r), len(order)))
+        parts = [self.count(str(r), counts[r]) for r in roles if counts[r]]
+        return self.join(parts) if sep is None else sep.join(parts)
+
+    # ------------------------------------------------------------------ menus
+    def choice(self, verb: str, args: Sequence[object]) -> str:
+        """A menu line: what answering a prompt with ``verb`` and ``args`` does, in
+        words: message ``menu.<verb>`` with {target}, {target2} and {targets} for
+        players, {house} for a Lupusburg house, {card} for a card; an answer naming a
+        Lupusburg coin reads ``menu.<verb>.coin`` with {coin}."""
+        from lupus.lupusburg.game import HOUSE_VERBS
+
+        fields: dict[str, object] = {}
+        players: list[str] = []
+        for arg in args:
+            if isinstance(arg, str):
+                fields["card"] = self.role(arg)
+            elif isinstance(arg, int) and verb in HOUSE_VERBS:
+                fields["house"] = self.house(arg)
+            elif isinstance(arg, int) and (verb == "keep" or (verb == "bet" and players)):
+                fields["coin"] = arg  # Lupusburg: the coin kept (or bet, with a player)
+            else:
+                players.append(self.who(arg))
+        for name, value in zip(("target", "target2"), players, strict=False):
+            fields[name] = value
+        if players:
+            fields["targets"] = self.join(players)
+        key = f"menu.{verb}"
+        if "coin" in fields and (self.strict or f"{key}.coin" in self.text):
+            key += ".coin"
+        return self.t(key, **fields)
+
+    # ------------------------------------------------------------------ events
+    def event(self, ev: Event, viewer: int = LEADER, *, again: bool = False) -> str:
+        """One event as a sentence; ``again``: the pack is told again, changed."""
         d = ev.data
         fields: dict[str, object] = dict(d)
         for key in ("player", "target", "partner", "burgomaster"):
             if key in d:
                 fields[key] = self.who(d[key])
-        fields["viewer"] = self.join(self.who(s) for s in sorted(ev.audience or ()))
+        if ev.audience:
+            fields["viewer"] = self.join(self.who(s) for s in sorted(ev.audience))
         if "role" in d:
             fields["role"] = self.role(d["role"])
         roles = d.get("roles")
@@ -129,12 +335,13 @@ class Narrator:
             seats = d.get(key)
             if isinstance(seats, list):
                 fields["players"] = self.join(self.who(s) for s in seats)
+                fields["one_of"] = self.join((self.who(s) for s in seats), "or")
         cards = d.get("cards")
         if isinstance(cards, list):
             fields["cards"] = self.join(self.role(c) for c in cards)
         comp = d.get("composition")
         if isinstance(comp, Mapping):
-            fields["cards"] = self.join(f"{n} × {self.role(r)}" for r, n in comp.items())
+            fields["cards"] = self.cards(comp)
         if "cause" in d:
             fields["cause"] = self.t(f"cause_{d['cause']}")
         if "side" in d:
@@ -149,16 +356,17 @@ class Narrator:
         if isinstance(votes, Mapping):
             name = self.house if ev.kind == "ballots" else self.who
             fields["votes"] = self.join(f"{name(s)} {n}" for s, n in votes.items())
-        line = self.t(self.key(ev), **fields)
+        line = self.t(self.key(ev, again=again), **fields)
         line = line[:1].upper() + line[1:]
         if viewer == LEADER and ev.audience is not None:
             if ev.audience:
-                line = self.t("private", players=fields["viewer"] or "-", text=line)
+                line = self.t("private", players=fields["viewer"], text=line)
             else:
                 line = self.t("private_leader", text=line)
         return line
 
-    def key(self, ev: Event) -> str:
+    def keys(self, ev: Event, again: bool = False) -> list[str]:
+        """The messages that may tell ``ev``, the most specific first."""
         d = ev.data
         kind = ev.kind
         variant: str | None = None
@@ -178,19 +386,51 @@ class Narrator:
             variant = "role"
         elif kind == "death" and "role" not in d:
             variant = "hidden"
-        if variant is not None and f"{kind}.{variant}" in self.text:
-            return f"{kind}.{variant}"
-        return kind
+        elif kind == "protection" and ev.audience is not None and d.get("target") in ev.audience:
+            variant = "self"  # (the protector alone sees his protection)
+        elif kind == "pack":
+            members = d.get("roles")
+            alone = isinstance(members, Mapping) and len(members) == 1
+            if again and alone:
+                return ["pack.again.alone", "pack.alone", "pack"]
+            if again:
+                return ["pack.again", "pack"]
+            if alone:
+                return ["pack.alone", "pack"]
+        return [kind] if variant is None else [f"{kind}.{variant}", kind]
 
-    def lines(self, view: View) -> list[str]:
-        """The whole story a view tells, with night and day headings."""
+    def key(self, ev: Event, again: bool = False) -> str:
+        """The message that tells ``ev``: the most specific one the language has (a
+        strict Narrator insists on the most specific one)."""
+        keys = self.keys(ev, again)
+        if self.strict:
+            return keys[0]
+        return next((k for k in keys if k in self.text), keys[-1])
+
+    def story(self, events: Iterable[Event], viewer: int = LEADER) -> list[str]:
+        """The lines a reader reads for these events, going on from what this Narrator
+        told him before: night and day headings, and the pack's recognition on its
+        first night and again only when its members differ from the last ones told."""
         out: list[str] = []
-        for ev in view.events:
+        for ev in events:
             if ev.kind in ("night", "day"):
                 out.append("")
                 out.append(f"== {self.t('heading_' + ev.kind, number=ev.data['number'])} ==")
-            out.append(self.event(ev, view.seat))
+            again = False
+            members = ev.data.get("roles") if ev.kind == "pack" else None
+            if isinstance(members, Mapping):
+                told = frozenset(str(s) for s in members)
+                if told == self.pack_told:
+                    continue
+                again = self.pack_told is not None
+                self.pack_told = told
+            out.append(self.event(ev, viewer, again=again))
         return out
+
+    def lines(self, view: View) -> list[str]:
+        """The whole story a view tells, with night and day headings."""
+        self.pack_told = None
+        return self.story(view.events, view.seat)
 
 
 def narrate(view: View, lang: str | None = None) -> list[str]:

@@ -19,9 +19,14 @@ def listing(lang: str | None = None) -> list[str]:
     return out
 
 
-def describe(book: Rulebook, lang: str | None = None) -> list[str]:
-    text = Narrator(book, (), lang)
+def describe(book: Rulebook, lang: str | None = None, *, strict: bool = False) -> list[str]:
+    """``lupus rules <id>``; ``strict``: fail on a message that cannot be said."""
+    text = Narrator(book, (), lang, strict=strict)
     t = text.t
+
+    def sentence(line: str) -> str:
+        return line[:1].upper() + line[1:]
+
     out = [
         t(
             "rules_title",
@@ -30,9 +35,12 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
             max=book.max_players,
             languages=", ".join(book.languages),
         ),
-        "",
-        t("rules_roles"),
     ]
+    minimum = book.minimum
+    if minimum is not None:  # a rule of the seed, and the house rules that lift it
+        lift = t("rules_minimum_lift", option=minimum.lifted_by) if minimum.lifted_by else ""
+        out.append(t("rules_minimum", rule=minimum.rule, players=minimum.players, lift=lift))
+    out += ["", t("rules_roles")]
     for rid, spec in book.roles.items():
         most = t("rules_most", count=spec.max) if spec.max else ""
         faction = text.side(spec.faction)
@@ -50,15 +58,18 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
     out.append(f"{t('rules_day')}: {steps(book.day)}")
     out += ["", t("rules_win")]
     # Win conditions that are mechanics (Lupusburg's scoring) are told by the rulebook.
-    out += ["  " + t(key) for key in sorted(k for k in text.text if k.startswith("win_text."))]
+    wins = sorted(k for k in text.text if k.startswith("win_text."))
+    out += ["  " + sentence(t(key)) for key in wins]
     for win in book.win:
         out.append(
             "  "
-            + t(
-                f"win.{win.when}",
-                faction=text.side(win.faction),
-                of=text.side(win.of or ""),
-                count=win.count,
+            + sentence(
+                t(
+                    f"win.{win.when}",
+                    faction=text.side(win.faction),
+                    of=text.side(win.of or ""),
+                    count=win.count,
+                )
             )
         )
     notes = [key for key in text.text if key.startswith("note.")]
@@ -83,6 +94,6 @@ def describe(book: Rulebook, lang: str | None = None) -> list[str]:
     if book.compositions:
         out += ["", t("rules_compositions")]
         for size, deck in sorted(book.compositions.items(), key=lambda kv: int(kv[0])):
-            cards = ", ".join(f"{n} {text.role(r)}" for r, n in deck.items())
+            cards = text.cards(deck, sep=", ")
             out.append(f"  {size:>2}: {cards}")
     return out

@@ -160,11 +160,24 @@ def to_action(game: Game, step: ScenarioAction) -> Action:
     return Action(actor, step.do, tuple(args))
 
 
+def to_actions(game: Game, step: ScenarioAction) -> list[Action]:
+    """The engine's actions for a scenario line: one, except Lupusburg's shorthand
+    ``{"do": "bet", "target": NAME, "coin": VALUE}``, which is a ``bet`` on the player
+    and then ``keep`` of that coin."""
+    if step.do == "bet" and step.coin is not None and game.rulebook.family == "lupusburg":
+        bet = to_action(game, step.model_copy(update={"coin": None}))
+        return [bet, Action(bet.actor, "keep", (step.coin,))]
+    return [to_action(game, step)]
+
+
 def replay(scenario: Scenario) -> Replay:
+    """Apply the scenario's actions until the end or the first refused one (its index
+    is the line's in the file, also when a shorthand line stands for two actions)."""
     game = setup(scenario)
     for index, step in enumerate(scenario.actions):
         try:
-            game.apply(to_action(game, step))
+            for action in to_actions(game, step):
+                game.apply(action)
         except IllegalAction as exc:
             return Replay(game, index, str(exc))
     return Replay(game)

@@ -26,20 +26,8 @@ Say = Callable[[str], None]
 
 
 def label(narrator: Narrator, view: View, prompt: Prompt, args: tuple[object, ...]) -> str:
-    from lupus.lupusburg.game import HOUSE_VERBS
-
-    verb = narrator.text.get(f"verb.{prompt.verb}", prompt.verb)
-    parts = []
-    for arg in args:
-        if isinstance(arg, int) and prompt.verb in HOUSE_VERBS:
-            parts.append(narrator.house(arg))
-        elif isinstance(arg, int) and prompt.verb == "bet" and parts:
-            parts.append(str(arg))
-        elif isinstance(arg, int):
-            parts.append(view.names[arg])
-        else:
-            parts.append(narrator.role(arg))
-    return f"{verb} {' + '.join(parts)}".strip()
+    """A menu line in the reader's language ("Nominera Ann", "Vote to banish Dan")."""
+    return narrator.choice(prompt.verb, args)
 
 
 def choose(narrator: Narrator, view: View, ask: Ask, say: Say) -> Action | None:
@@ -89,11 +77,8 @@ def play(
     say(narrator.t("ui_you", player=names[seat]))
     while not game.finished:
         view = game.view(seat)
-        for ev in view.events[shown:]:
-            if ev.kind in ("night", "day"):
-                say("")
-                say(f"== {narrator.t('heading_' + ev.kind, number=ev.data['number'])} ==")
-            say(narrator.event(ev, seat))
+        for line in narrator.story(view.events[shown:], seat):
+            say(line)
         shown = len(view.events)
         waiting = game.waiting()
         others = [s for s in waiting if s != seat]
@@ -108,6 +93,6 @@ def play(
         else:
             game.apply(Action(LEADER, "close"))
     view = game.view(seat)
-    for ev in view.events[shown:]:
-        say(narrator.event(ev, seat))
+    for line in narrator.story(view.events[shown:], seat):
+        say(line)
     return game

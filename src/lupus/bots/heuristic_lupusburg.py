@@ -306,6 +306,8 @@ class LupusburgBrain:
             choice = self.show()
         elif "bet" in p:
             choice = self.bet()
+        elif "keep" in p:
+            choice = self.keep()
         elif "token" in p:
             choice = self.token()
         elif "ballot" in p:
@@ -373,34 +375,31 @@ class LupusburgBrain:
         return self.one("show", pool[0] if pool else None)
 
     def bet(self) -> Action | None:
+        """Whether to bet, and on whom, before seeing any coin (the coin comes after)."""
         m = self.m
-        prompt = self.prompts["bet"]
-        coins = sorted({as_int(c[1]) for c in prompt.choices if len(c) == 2}, reverse=True)
-        if not coins:
-            return self.plain("pass")
         if m.is_wolf():
-            # The Werewolf bets only to confuse: a low coin on the village's suspect.
+            # The Werewolf bets only to confuse: on the village's suspect.
             others = [s for s in range(m.n) if s != m.me]
             target = best(others, lambda s: m.susp.get(s, 0.0), self.rng)
             if target is not None and m.susp.get(target, 0.0) >= FOLLOW_FLOOR:
-                return self.pair(target, coins[-1])
+                return self.one("bet", target)
             return self.plain("pass")
         if m.wolf is not None:
-            return self.pair(m.wolf, coins[0])
+            return self.one("bet", m.wolf)
         others = [s for s in range(m.n) if s != m.me and s not in m.cleared]
         ranked = sorted(others, key=lambda s: -m.suspicion(s))
         if ranked:
             top = m.suspicion(ranked[0])
             second = m.suspicion(ranked[1]) if len(ranked) > 1 else 0.0
-            if top >= BET_FLOOR and top >= second + 2.0 and coins[0] >= 4:
-                return self.pair(ranked[0], coins[0])
+            if top >= BET_FLOOR and top >= second + 2.0:
+                return self.one("bet", ranked[0])
         return self.plain("pass")
 
-    def pair(self, target: int, coin: int) -> Action | None:
-        prompt = self.prompts["bet"]
-        if not prompt.allows((target, coin)):
-            return None
-        return Action(self.view.seat, "bet", (target, coin))
+    def keep(self) -> Action | None:
+        """The best coin drawn: it pays a right bet, and for the Werewolf, whose score
+        does not depend on it, it is a coin less for those who bet on him."""
+        coins = [as_int(c[0]) for c in self.prompts["keep"].choices if c]
+        return self.one("keep", max(coins) if coins else None)
 
     def token(self) -> Action | None:
         m = self.m

@@ -106,23 +106,25 @@ class LupusburgGame(Game):
     def arg_name(self, arg: object, verb: str = "") -> str:
         if verb in HOUSE_VERBS and isinstance(arg, int):
             return self.house_name(arg)
+        if verb == "keep":
+            return str(arg)  # a coin, not a seat
         return super().arg_name(arg, verb)
 
     def _bad_args(self, action: Action, prompt: Prompt) -> str:
-        if action.verb != "bet":
+        verb = action.verb
+        if verb not in ("bet", "keep"):
             return super()._bad_args(action, prompt)
         who = self.actor_name(action.actor)
         args = action.args
-        if len(args) == 2 and all(isinstance(a, int) for a in args):
-            given = f"{args[1]} on {self.arg_name(args[0])}"
-        else:
-            given = "without naming one player and one coin"
-        targets = ", ".join(self.names[t] for t in sorted({int(c[0]) for c in prompt.choices}))
-        coins = ", ".join(str(c) for c in sorted({int(c[1]) for c in prompt.choices}, reverse=True))
-        return (
-            f"{who} cannot bet {given} now "
-            f"(bet on one of {targets} with one of the coins drawn: {coins})"
-        )
+        one = len(args) == 1 and isinstance(args[0], int) and not isinstance(args[0], bool)
+        allowed = [int(c[0]) for c in prompt.choices]
+        if verb == "bet":
+            given = f"on {self.arg_name(args[0])}" if one else "without naming one player"
+            targets = ", ".join(self.names[t] for t in allowed)
+            return f"{who} cannot bet {given} now (bet on one of {targets})"
+        given = str(args[0]) if one else "without naming one coin"
+        coins = ", ".join(str(c) for c in allowed)
+        return f"{who} cannot keep {given} now (keep one of the coins drawn: {coins})"
 
     def parse_target(self, verb: str, text: str) -> int:
         if verb not in HOUSE_VERBS:
@@ -166,48 +168,100 @@ class LupusburgGame(Game):
         wolf = self.living_count(self.werewolf)
         others = sum(self.living_count(s) for s in range(self.n)) - wolf
         if wolf == 0:
-            scores = self.scores()
-            contenders = [s for s in range(self.n) if s != self.werewolf]
+            parts = self.score_parts()
+            scores = totals(parts, self.n)
+            # Highest score first, ties to the player closer to the Burgomaster in office.
+            contenders = sorted(
+                [s for s in range(self.n) if s != self.werewolf], key=self.clockwise
+            )
             best = min(contenders, key=lambda s: (-scores[s], self.clockwise(s)))
-            self.finish(TOWNSFOLK, (best,), scores, "werewolf_lynched")
+            extra: dict[str, object] = {"parts": parts}
+            tied = [s for s in contenders if scores[s] == scores[best]]
+            if len(tied) > 1:
+                over = [s for s in tied if s != best]
+                extra["tie_break"] = self.tie_break("player", scores[best], [best], over)
+            self.finish(TOWNSFOLK, (best,), scores, "werewolf_lynched", extra)
         elif wolf >= others:
             scores = {s: (self.n if s == self.werewolf else 0) for s in range(self.n)}
             self.finish(WEREWOLF, (self.werewolf,), scores, "werewolf_even")
 
-    def scores(self) -> dict[int, int]:
-        """Points of each player when the Werewolf has lost (he scores nothing)."""
+    def tie_break(
+        self, of: str, score: int, chosen: list[int], over: list[int]
+    ) -> dict[str, object]:
+        """How a tie at ``score`` between houses (``of`` "house") or players ("player")
+        was broken, for the log and for machines: ``chosen`` go before ``over`` and
+        ``why`` says why: "clockwise" (closer to the Burgomaster counting clockwise),
+        "burgomaster" (the one chosen is the Burgomaster, or a house of his) or "house"
+        (the two houses of one player: house 1 before house 2)."""
+        why = "clockwise"
+        if of == "house":
+            owners = {h // 2 for h in chosen + over}
+            if len(owners) == 1:
+                why = "house"
+            elif len(chosen) == 1 and chosen[0] // 2 == self.burgomaster:
+                why = "burgomaster"
+        elif len(chosen) == 1 and chosen[0] == self.burgomaster:
+            why = "burgomaster"
+        return {"of": of, "score": score, "chosen": chosen, "over": over, "why": why}
+
+    def score_parts(self) -> dict[int, dict[str, int]]:
+        """What each player but the Werewolf scores when the Werewolf has lost: his
+        living characters, his chest and his seal (an unused seal, or the coin of a
+        bet on the Werewolf)."""
         spec = self.spec
-        scores: dict[int, int] = {}
+        parts: dict[int, dict[str, int]] = {}
         for seat in range(self.n):
             if seat == self.werewolf:
-                scores[seat] = 0
                 continue
-            points = spec.points_per_character * self.living_count(seat)
-            if self.alive_house[self.chest[seat]]:
-                points += spec.points_per_chest
+            chest = spec.points_per_chest if self.alive_house[self.chest[seat]] else 0
             bet = self.bets[seat]
             if bet is None:
-                points += spec.points_unused_seal
+                seal = spec.points_unused_seal
             elif bet[0] == self.werewolf:
-                points += bet[1]
-            scores[seat] = points
-        return scores
+                seal = bet[1]
+            else:
+                seal = 0
+            parts[seat] = {
+                "characters": spec.points_per_character * self.living_count(seat),
+                "chest": chest,
+                "seal": seal,
+            }
+        return parts
+
+    def scores(self) -> dict[int, int]:
+        """Points of each player when the Werewolf has lost (he scores nothing)."""
+        return totals(self.score_parts(), self.n)
 
     def finish(
-        self, winner: str, winners: tuple[int, ...], scores: dict[int, int], reason: str
+        self,
+        winner: str,
+        winners: tuple[int, ...],
+        scores: dict[int, int],
+        reason: str,
+        extra: dict[str, object] | None = None,
     ) -> None:
-        self.emit(
-            "game_over",
-            None,
-            winner=winner,
-            winners=list(winners),
-            reason=reason,
-            scores=scores,
-            characters={h: self.characters[h] for h in range(2 * self.n)},
-            chests=list(self.chest),
-            bets={s: list(b) for s, b in enumerate(self.bets) if b is not None},
-        )
+        data: dict[str, object] = {
+            "winner": winner,
+            "winners": list(winners),
+            "reason": reason,
+            "scores": scores,
+            "characters": {h: self.characters[h] for h in range(2 * self.n)},
+            "chests": list(self.chest),
+            "bets": {s: list(b) for s, b in enumerate(self.bets) if b is not None},
+        }
+        if extra is not None:
+            data.update(extra)
+        self.emit_data("game_over", None, data)
         self.end(Outcome(winner, winners, reason, scores))
+
+
+def totals(parts: dict[int, dict[str, int]], n: int) -> dict[int, int]:
+    """Each seat's score from its parts (a seat without parts, the Werewolf, scores 0)."""
+    scores: dict[int, int] = {}
+    for seat in range(n):
+        mine = parts.get(seat)
+        scores[seat] = 0 if mine is None else mine["characters"] + mine["chest"] + mine["seal"]
+    return scores
 
 
 def check_setup(
@@ -230,7 +284,7 @@ def check_setup(
     if len(characters) != n or any(len(pair) != 2 for pair in characters):
         raise SetupError("every player holds exactly two characters, one under each house")
     if len(chests) != n:
-        raise SetupError("every player has one chest, under his house 1 or 2")
+        raise SetupError("every player has one chest, under house 1 or 2")
     if (
         not isinstance(burgomaster, int)
         or isinstance(burgomaster, bool)

@@ -176,6 +176,8 @@ class PrivilegeStep(Turn):
         others = [h for h in g.living_houses() if h // 2 != b]
         if g.living_count(b) and others:
             self.actor = b
+        else:
+            g.emit("no_privilege", None, player=b)
         return True
 
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
@@ -216,49 +218,98 @@ class PrivilegeStep(Turn):
 
     def resolve(self, game: object) -> None:
         g = lgame(game)
-        if self.seen is not None and self.shown is None and self.actor is not None:
+        if self.actor is None:
+            return
+        if self.seen is None:
+            # He passed, or the leader closed the step before he looked: the table
+            # sees the privilege go unused.
+            g.emit("privilege_declined", None, player=self.actor)
+        elif self.shown is None:
             mine = [h for h in g.houses_of(self.actor) if g.alive_house[h]]
             self.act(g, Action(self.actor, "show", (choice(g.rng, mine),)))
 
 
 class BetTurn(Turn):
-    """A player's betting turn: bet once per game on a player with one drawn coin."""
+    """A player's betting turn, once per game: he first decides whether to bet and on
+    whom (``bet`` names a player, or ``pass``); a bet commits his seal and draws three
+    coins (all that are left, if fewer), and only then does he ``keep`` one of them.
+    Nobody sees a coin before committing; the table sees the bet and its target only."""
 
     id = "betting"
 
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.seat = seat
+        self.drawn: list[int] | None = None  # the coins in his hand, once he has bet
+        self.kept: int | None = None
 
     def begin(self, game: object) -> bool:
         g = lgame(game)
         if g.bets[self.seat] is not None or g.finished:
             return False
-        if g.shuffle_draws:
-            shuffle(g.rng, g.bag)
         self.actor = self.seat
         return True
 
-    def draw(self, g: LupusburgGame) -> list[int]:
-        return g.bag[: g.spec.coins_drawn]
+    def owes(self) -> bool:
+        """He owes a bet or a pass, then, having bet, the coin he keeps."""
+        if self.actor is None or self.kept is not None:
+            return False
+        return self.choice is None or self.drawn is not None
 
     def options(self, g: LupusburgGame, actor: int) -> list[Prompt]:
-        coins = sorted(set(self.draw(g)), reverse=True)
-        choices = tuple((t, c) for t in range(g.n) if t != actor for c in coins)
-        return [Prompt(actor, "bet", choices), bare(actor, "pass")]
+        drawn = self.drawn
+        if drawn is None:
+            targets = [t for t in range(g.n) if t != actor]
+            return [Prompt(actor, "bet", one_each(targets)), bare(actor, "pass")]
+        return [Prompt(actor, "keep", one_each(sorted(set(drawn), reverse=True)))]
 
-    def recorded(self, g: LupusburgGame, action: Action) -> None:
-        if action.verb != "bet":
+    def act(self, game: object, action: Action) -> None:
+        g = lgame(game)
+        verb = action.verb
+        if verb == "pass":
+            self.choice = action
             return
-        target, coin = action.args
-        assert isinstance(target, int) and isinstance(coin, int)
-        drawn = self.draw(g)
-        g.emit("coins_drawn", alone(action.actor), coins=list(drawn), kept=coin)
+        arg = action.args[0]
+        assert isinstance(arg, int)
+        if verb == "bet":
+            self.choice = action
+            # Drawing at random is drawing from a shuffled bag; with a given bag order
+            # (the scenario contract) the draw takes from the front.
+            if g.shuffle_draws:
+                shuffle(g.rng, g.bag)
+            k = g.spec.coins_drawn
+            drawn = g.bag[:k]
+            g.bag = g.bag[k:]
+            self.drawn = drawn
+            g.emit("bet", None, player=action.actor, target=arg)
+            g.emit("coins_drawn", alone(action.actor), player=action.actor, coins=list(drawn))
+        elif verb == "keep":
+            self.keep(g, action.actor, arg, "coin_kept")
+
+    def keep(self, g: LupusburgGame, actor: int, coin: int, kind: str) -> None:
+        """He keeps ``coin`` under his seal; the other coins drawn go back to the bag
+        (at its end, which matters only for a given bag order)."""
+        drawn = self.drawn
+        target = self.target()
+        assert drawn is not None and target is not None
         rest = list(drawn)
         rest.remove(coin)
-        g.bag = g.bag[len(drawn) :] + rest
-        g.bets[action.actor] = (target, coin)
-        g.emit("bet", None, player=action.actor, target=target)
+        g.bag = g.bag + rest
+        self.kept = coin
+        g.bets[actor] = (target, coin)
+        g.emit(kind, alone(actor), player=actor, kept=coin)
+
+    def resolve(self, game: object) -> None:
+        g = lgame(game)
+        actor = self.actor
+        if actor is None:
+            return
+        if self.drawn is None:
+            g.emit("no_bet", None, player=actor)
+        elif self.kept is None:
+            # The leader closed the turn between the bet and the coin: the game's
+            # generator picks the coin he keeps.
+            self.keep(g, actor, choice(g.rng, self.drawn), "coin_picked")
 
 
 class TokenTurn(Turn):
@@ -297,14 +348,25 @@ class SecondVoting(Step):
         # Most tokens first, ties to the house closer to the Burgomaster; the suspects
         # then in that clockwise order (keys built once: no key function per comparison).
         ranked = sorted([(-g.tokens.get(h, 0), g.house_order(h), h) for h in living])
-        chosen = sorted([(order, h) for _, order, h in ranked[: g.spec.suspects]])
+        k = g.spec.suspects
+        chosen = sorted([(order, h) for _, order, h in ranked[:k]])
         self.suspects = [h for _, h in chosen]
-        g.emit(
-            "suspects",
-            None,
-            houses=self.suspects,
-            tokens={h: g.tokens[h] for h in sorted(g.tokens)},
-        )
+        # Told by tokens, most first (ties in the tie-break's order), with the tie at
+        # the last place among the suspects, if any, and why it went as it did.
+        data: dict[str, object] = {
+            "houses": [h for _, _, h in ranked[:k]],
+            "tokens": {h: -minus for minus, _, h in ranked if minus < 0},
+        }
+        if 0 < k < len(ranked) and ranked[k - 1][0] == ranked[k][0]:
+            level = ranked[k][0]
+            tied = [h for minus, _, h in ranked if minus == level]
+            data["tie_break"] = g.tie_break(
+                "house",
+                -level,
+                [h for h in tied if h in self.suspects],
+                [h for h in tied if h not in self.suspects],
+            )
+        g.emit_data("suspects", None, data)
         self.owed = {
             s: sum(1 for h in g.houses_of(s) if g.alive_house[h] and h not in self.suspects)
             for s in range(g.n)
@@ -348,8 +410,15 @@ class SecondVoting(Step):
 
     def resolve(self, game: object) -> None:
         g = lgame(game)
-        g.emit("ballots", None, votes=dict(self.ballots))
         lynched = min(self.suspects, key=lambda h: (-self.ballots[h], g.house_order(h)))
+        most = self.ballots[lynched]
+        data: dict[str, object] = {"votes": dict(self.ballots)}
+        tied = [h for h in self.suspects if self.ballots[h] == most]  # (clockwise order)
+        if len(tied) > 1:
+            data["tie_break"] = g.tie_break(
+                "house", most, [lynched], [h for h in tied if h != lynched]
+            )
+        g.emit_data("ballots", None, data)
         g.kill_house(lynched, "vote")
 
 

@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, TypedDict, TypeVar, Unpack
 from unittest import mock
 
@@ -33,7 +34,7 @@ from lupus.engine.errors import IllegalAction
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Args, Event, Outcome, Prompt
 from lupus.engine.setup import new_game
-from lupus.engine.views import role_facts
+from lupus.engine.views import plain, role_facts
 from lupus.engine.village import VillageGame
 from lupus.rulebooks import load
 
@@ -277,6 +278,34 @@ def replay(setup: Setup, actions: Sequence[Action]) -> Game:
     for action in actions:
         game.apply(action)
     return game
+
+
+# ---------------------------------------------------------------------- views
+def seen_as(event: Event, seat: int) -> tuple[object, ...]:
+    """What ``seat``'s view must hand out for ``event``: the same kind, data, phase and
+    number, and as its audience only "public" (None) or "to you" (the seat alone); the
+    leader sees the whole audience."""
+    audience = event.audience
+    if audience is not None and seat != LEADER:
+        audience = frozenset({seat})
+    return (event.kind, audience, plain(event.data), event.phase, event.number)
+
+
+def check_seen(seat: int, got: Sequence[Event], events: Sequence[Event]) -> list[int]:
+    """``got`` (a view's events) are exactly the ``events`` of the game ``seat`` may see,
+    as read-only copies; returns their indices in the game's ledger."""
+    mine = [
+        i
+        for i, ev in enumerate(events)
+        if seat == LEADER or ev.audience is None or seat in ev.audience
+    ]
+    assert len(got) == len(mine), f"view of {seat} has the wrong events"
+    for view_event, i in zip(got, mine, strict=True):
+        assert seen_as(view_event, seat) == seen_as(events[i], seat), (
+            f"view of {seat} holds {view_event}, not {events[i]}"
+        )
+        assert isinstance(view_event.data, MappingProxyType), f"{view_event} can be changed"
+    return mine
 
 
 # ---------------------------------------------------------------------- compositions

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,7 +247,7 @@ def disclosed(events: Sequence[Event]) -> Known:
     for ev in before_the_end(events):
         d = ev.data
         for key, value in d.items():
-            values = list(value.values()) if isinstance(value, dict) else [value]
+            values = list(value.values()) if isinstance(value, Mapping) else [value]
             if key not in ("characters", "character", "step", "cause"):
                 assert not {W, T, F} & {v for v in values if isinstance(v, str)}, ev
         secret = [k for k in SECRET_KEYS if k in d]
@@ -256,12 +256,12 @@ def disclosed(events: Sequence[Event]) -> Known:
         if ev.kind == "game_starts":
             # The box's coins are public; no draw is told.
             coins = d["coins"]
-            assert secret == ["coins"] and isinstance(coins, list)
+            assert secret == ["coins"] and isinstance(coins, list | tuple)
             assert sorted(coins) == sorted(BOX)
         elif ev.kind == "characters_dealt":
             assert set(secret) == {"characters", "chest"}
             table = d["characters"]
-            assert isinstance(table, dict)
+            assert isinstance(table, Mapping)
             known.characters.update(table)
             for house in table:
                 known.chests[house] = house == d["chest"]
@@ -276,7 +276,7 @@ def disclosed(events: Sequence[Event]) -> Known:
             # generator picks when the leader closes his turn).
             assert secret == ["coins"]
             coins = d["coins"]
-            assert isinstance(coins, list) and 0 < len(coins) <= 3
+            assert isinstance(coins, list | tuple) and 0 < len(coins) <= 3
             known.draws.append((tuple(coins), None))
         elif ev.kind in ("coin_kept", "coin_picked"):
             assert secret == ["kept"]

@@ -83,6 +83,13 @@ VERB_TIME: dict[str, tuple[str, int | None]] = {
     **dict.fromkeys(("inspect", "kill", "sleep", "spy", "heal", "poison", "pass"), ("night", None)),
     **dict.fromkeys(("vote", "abstain", "decide"), ("day", None)),
 }
+# Verbs only one step offers (the Little Girl's ``pass`` only: the Witch passes too).
+STEP_OF_VERB = {
+    "spy": "little_girl",
+    "pass": "little_girl",
+    "kill": "werewolves",
+    "sleep": "werewolves",
+}
 TARGETS_ALIVE = frozenset({"inspect", "kill", "poison", "link", "vote", "elect", "decide"})
 
 
@@ -146,6 +153,8 @@ class Referee(playout.Referee):
         self.thief_pending = False
         self.night: WolvesNight | None = None
         self.last_night: WolvesNight | None = None
+        # The Little Girls' decisions in their own step, before the werewolves' step.
+        self.girl_choice: dict[int, str] = {}
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
         self.owed: dict[int, list[str]] = {}
@@ -227,6 +236,8 @@ class Referee(playout.Referee):
                 self.take(actor, str(args[0]), index)
             elif verb == "keep":
                 self.thief_pending = False
+            elif verb in ("spy", "pass") and self.step == "little_girl":
+                self.girl_choice[actor] = verb
             elif verb == "inspect":
                 self.grant(actor, int(args[0]), index)
             elif verb in ("vote", "abstain") and self.ballots is not None:
@@ -321,6 +332,8 @@ class Referee(playout.Referee):
                     self.step = str(data["step"])
                     if self.step == "thief":
                         self.thief_pending = True
+                    if self.step == "little_girl":
+                        self.girl_choice = {}
                     if self.step == "werewolves":
                         self.begin_night(i)
         step = game.step
@@ -335,8 +348,15 @@ class Referee(playout.Referee):
         for wolf in pack:
             for other in pack:
                 self.grant(wolf, other, index)
-        self.night = WolvesNight(pack, [s for s in living if self.roles[s] == GIRL])
+        girls = [s for s in living if self.roles[s] == GIRL]
+        self.night = WolvesNight(pack, girls)
         self.night.last_index = index
+        # She decided in her own step, just before (the werewolves' step never waits
+        # for her): a pass, or nothing before the leader closed her step, is no spying.
+        for girl in girls:
+            if self.girl_choice.get(girl) == "spy":
+                self.night.choice[girl] = "spy"
+        self.girl_choice = {}
 
     def end_night(self) -> None:
         night = self.night
@@ -454,6 +474,14 @@ class Referee(playout.Referee):
         when, which = VERB_TIME[p.verb]
         if phase != when or which not in (None, number):
             raise self.fail(f"{p.verb!r} offered to {p.actor} in {phase} {number}")
+        # The girl decides in her own step; the werewolves' step asks the pack alone.
+        step = STEP_OF_VERB.get(p.verb)
+        if (
+            step is not None
+            and self.step != step
+            and not (p.verb == "pass" and self.roles[p.actor] != GIRL)
+        ):
+            raise self.fail(f"{p.verb!r} offered to {p.actor} in the {self.step} step")
         if p.verb == "decide" and p.actor != self.captain:
             raise self.fail(f"decide offered to {p.actor}, not the captain")
         if p.verb in TARGETS_ALIVE:
@@ -490,16 +518,12 @@ def check_views(game: Game, referee: Referee) -> None:
     events = game.events
     roles = village(game).roles
     leader = game.view(LEADER)
-    assert tuple(leader.events) == tuple(events), "the leader does not see every event"
+    playout.check_seen(LEADER, leader.events, events)
     assert leader.known_roles() == dict(enumerate(roles))
     for seat in range(game.n):
         view = game.view(seat)
-        mine = [
-            (i, ev) for i, ev in enumerate(events) if ev.audience is None or seat in ev.audience
-        ]
-        assert len(view.events) == len(mine), f"view of {seat} has the wrong events"
-        for got, (i, ev) in zip(view.events, mine, strict=True):
-            assert got is ev, f"view of {seat} holds {got}, not {ev}"
+        mine = playout.check_seen(seat, view.events, events)
+        for got, i in zip(view.events, mine, strict=True):
             for who, role in role_facts(got):
                 assert referee.may_know(seat, who, i), f"view of {seat} tells {who} is {role}"
         assert tuple(view.prompts) == tuple(game.prompts(seat))

@@ -27,7 +27,63 @@ def _refuse_a_stale_build(package: Path) -> None:
 
 _refuse_a_stale_build(Path(__file__).parent)
 
-from lupus.engine import Action, Event, Game, IllegalAction, Prompt, SetupError, View  # noqa: E402
+# The public API (docs/architecture.md, "The public API"). The engine is imported at
+# once (every use of lupus needs it); narration and scenario files load on first use,
+# so that ``import lupus`` stays as light as the engine itself.
+from typing import TYPE_CHECKING  # noqa: E402
 
-__all__ = ["Action", "Event", "Game", "IllegalAction", "Prompt", "SetupError", "View"]
+from lupus.engine.deal import Deal, composition, deal  # noqa: E402
+from lupus.engine.errors import IllegalAction, LupusError, RulebookError, SetupError  # noqa: E402
+from lupus.engine.game import Game  # noqa: E402
+from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt  # noqa: E402
+from lupus.engine.setup import new_game  # noqa: E402
+from lupus.engine.views import View  # noqa: E402
+from lupus.rulebooks import Rulebook, available, load  # noqa: E402
+
+if TYPE_CHECKING:
+    from lupus import scenario
+    from lupus.narration import narrate
+    from lupus.scenario import ScenarioError
+
+__all__ = [
+    "LEADER",
+    "Action",
+    "Deal",
+    "Death",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "LupusError",
+    "Outcome",
+    "Prompt",
+    "Rulebook",
+    "RulebookError",
+    "ScenarioError",
+    "SetupError",
+    "View",
+    "available",
+    "composition",
+    "deal",
+    "load",
+    "narrate",
+    "new_game",
+    "scenario",
+]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """The parts of the API that load on first use (narration, scenario files)."""
+    if name == "narrate":
+        from lupus.narration import narrate
+
+        return narrate
+    if name == "scenario":
+        import lupus.scenario
+
+        return lupus.scenario
+    if name == "ScenarioError":
+        from lupus.scenario import ScenarioError
+
+        return ScenarioError
+    raise AttributeError(f"module 'lupus' has no attribute {name!r}")

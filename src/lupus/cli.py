@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -29,12 +30,22 @@ def _print_lines(lines: list[str]) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
+def _fail(exc: LupusError) -> typer.Exit:
+    """Say why on one line of stderr (anything that would not print as one plain line
+    escaped), and give the exit status 1."""
+    text = str(exc)
+    if not text.isprintable():
+        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
+    typer.echo(f"lupus: {text}", err=True)
+    return typer.Exit(1)
+
+
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A scenario file (JSON); see docs/scenarios.md.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
     seat: Annotated[
-        str | None, typer.Option(help="Narrate what this player saw (default: the leader).")
+        str | None, typer.Option(help="Only what this player saw (default: the leader).")
     ] = None,
     lang: Annotated[str | None, typer.Option(help="Language of the narration.")] = None,
 ) -> None:
@@ -45,22 +56,27 @@ def replay(
     try:
         result = sc.replay(sc.read(file))
     except LupusError as exc:
-        typer.echo(f"lupus: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise _fail(exc) from exc
     game = result.game
+    viewer = LEADER
+    if seat is not None:
+        seat = unicodedata.normalize("NFC", seat)  # the form the game keeps names in
+        if seat not in game.names:
+            typer.echo(f"lupus: there is no player named {seat!r}", err=True)
+            raise typer.Exit(1)
+        viewer = game.names.index(seat)
     if as_json:
-        sys.stdout.write(json.dumps(sc.summary(result), ensure_ascii=False) + "\n")
+        # With --seat, only what that player saw (his view), as in the narration.
+        told = sc.summary(result, None if seat is None else viewer)
+        sys.stdout.write(json.dumps(told, ensure_ascii=False) + "\n")
     else:
-        viewer = LEADER
-        if seat is not None:
-            if seat not in game.names:
-                typer.echo(f"lupus: there is no player named {seat!r}", err=True)
-                raise typer.Exit(1)
-            viewer = game.names.index(seat)
         lines = narrate(game.view(viewer), lang)
         if result.error_index is not None:
             lines.append("")
-            lines.append(f"! action {result.error_index} refused: {result.error_message}")
+            if viewer == LEADER or result.error_actor == viewer:
+                lines.append(f"! action {result.error_index} refused: {result.error_message}")
+            else:  # another player's refused move is not this player's to read
+                lines.append(f"! action {result.error_index}: {sc.STOPPED}")
         _print_lines(lines)
     if result.error_index is not None:
         raise typer.Exit(2)
@@ -75,8 +91,7 @@ def rules(
     try:
         lines = listing(lang) if rulebook is None else describe(load(rulebook), lang)
     except LupusError as exc:
-        typer.echo(f"lupus: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise _fail(exc) from exc
     _print_lines(lines)
 
 

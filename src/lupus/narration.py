@@ -130,7 +130,7 @@ class Narrator:
             fields["chest"] = self.t("yes" if d["chest"] else "no")
         for key in ("houses", "chests"):
             items = d.get(key)
-            if isinstance(items, list):
+            if isinstance(items, list | tuple):
                 fields[key] = self.join(self.house(h) for h in items)
         for key in ("characters", "tokens"):
             table = d.get(key)
@@ -144,7 +144,7 @@ class Narrator:
         if "to" in d:
             fields["to"] = self.who(d["to"])
         coins = d.get("coins")
-        if isinstance(coins, list):
+        if isinstance(coins, list | tuple):
             fields["coins"] = ", ".join(str(c) for c in coins)
         scores = d.get("scores")
         if isinstance(scores, Mapping):
@@ -162,7 +162,7 @@ class Narrator:
             )
         houses = d.get("houses")
         tokens = d.get("tokens")
-        if isinstance(houses, list) and isinstance(tokens, Mapping):
+        if isinstance(houses, list | tuple) and isinstance(tokens, Mapping):
             # Lupusburg's suspects, by tokens (the event lists them most first).
             count = {int(str(h)): n for h, n in tokens.items()}
             fields["suspects"] = self.join(
@@ -193,7 +193,7 @@ class Narrator:
         of_houses = tie.get("of") == "house"
         chosen = tie.get("chosen")
         over = tie.get("over")
-        if not isinstance(chosen, list) or not isinstance(over, list):
+        if not isinstance(chosen, list | tuple) or not isinstance(over, list | tuple):
             return ""
         name = self.house if of_houses else self.who
         tied = len(chosen) + len(over)
@@ -333,11 +333,11 @@ class Narrator:
             fields["roles"] = self.roles(roles)
         for key in ("players", "candidates"):
             seats = d.get(key)
-            if isinstance(seats, list):
+            if isinstance(seats, list | tuple):
                 fields["players"] = self.join(self.who(s) for s in seats)
                 fields["one_of"] = self.join((self.who(s) for s in seats), "or")
         cards = d.get("cards")
-        if isinstance(cards, list):
+        if isinstance(cards, list | tuple):
             fields["cards"] = self.join(self.role(c) for c in cards)
         comp = d.get("composition")
         if isinstance(comp, Mapping):
@@ -349,7 +349,7 @@ class Narrator:
         if "winner" in d:
             fields["winner"] = self.side(d["winner"])
             winners = d.get("winners")
-            if isinstance(winners, list):
+            if isinstance(winners, list | tuple):
                 fields["winners"] = self.join(self.who(s) for s in winners)
         self.house_fields(d, fields)
         votes = d.get("votes")

@@ -7,6 +7,7 @@ contract is documented in docs/scenarios.md.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Arg, Death
+from lupus.engine.names import check_count
 from lupus.engine.setup import new_game
+from lupus.engine.views import View
+from lupus.rulebooks import load
 
 
 class ScenarioError(LupusError, ValueError):
@@ -57,20 +61,33 @@ class Scenario(BaseModel):
 
 @dataclass
 class Replay:
-    """A replayed scenario: the game where it stopped, and the first refused action."""
+    """A replayed scenario: the game where it stopped, and the first refused action
+    (its line, the reason, and whose it was: a seat, LEADER, or None for a line naming
+    no player)."""
 
     game: Game
     error_index: int | None = None
     error_message: str | None = None
+    error_actor: int | None = None
 
 
 def read(path: Path) -> Scenario:
+    """The scenario in a file, or ScenarioError in one line saying why it cannot be
+    (unreadable, not UTF-8, not JSON, a number too long, nesting too deep, bad keys)."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{path}: not valid JSON: {exc}") from exc
+    except ValueError as exc:  # an integer longer than Python reads (4300 digits)
+        raise ScenarioError(f"{path}: not valid JSON: a number has too many digits") from exc
+    except RecursionError as exc:
+        raise ScenarioError(f"{path}: not valid JSON: nested too deeply") from exc
     return parse(data, str(path))
 
 
@@ -79,16 +96,30 @@ def parse(data: object, source: str = "scenario") -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+            f"{'.'.join(_printable(str(p)) for p in err['loc']) or '(top)'}: "
+            f"{_printable(err['msg'], 300)}"
             for err in exc.errors()
         )
         raise ScenarioError(f"{source}: {problems}") from exc
+    except RecursionError as exc:
+        raise ScenarioError(f"{source}: nested too deeply") from exc
+
+
+def _printable(text: str, most: int = 40) -> str:
+    """Text from a file quoted in a message on one line: characters that do not print
+    (line breaks, controls, invisible ones) escaped, and cut after ``most``."""
+    if not text.isprintable():
+        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def setup(scenario: Scenario) -> Game:
     """The scenario's game before any action, or ScenarioError saying why it cannot be."""
     players = scenario.players
     try:
+        # The number of players first, before anything per name (60,000 names are
+        # refused at once).
+        check_count(load(scenario.rules), len(players))
         if scenario.characters is not None or scenario.rules == "lupusburg":
             return _setup_lupusburg(scenario)
         if scenario.roles is None:
@@ -106,8 +137,9 @@ def setup(scenario: Scenario) -> Game:
 
 def _every_player(what: str, table: Mapping[str, object], players: list[str], gap: str) -> None:
     """A per-player table must name every player, and nobody else."""
-    missing = [p for p in players if p not in table]
-    extra = [name for name in table if name not in players]
+    playing = set(players)
+    missing = [_printable(p) for p in players if p not in table]
+    extra = [_printable(name) for name in table if name not in playing]
     if missing:
         raise ScenarioError(f"{what}: {gap} {', '.join(missing)}")
     if extra:
@@ -116,7 +148,6 @@ def _every_player(what: str, table: Mapping[str, object], players: list[str], ga
 
 def _setup_lupusburg(scenario: Scenario) -> Game:
     from lupus.lupusburg.game import LupusburgGame
-    from lupus.rulebooks import load
 
     players = scenario.players
     if scenario.roles is not None:
@@ -143,16 +174,18 @@ def _setup_lupusburg(scenario: Scenario) -> Game:
 
 
 def to_action(game: Game, step: ScenarioAction) -> Action:
-    """The engine's action for a scenario line; unknown names are refused like any move."""
-    if step.actor == "leader":
+    """The engine's action for a scenario line; unknown names are refused like any move.
+    Names are read in NFC, the form the game keeps (see ``lupus.engine.names``)."""
+    who = unicodedata.normalize("NFC", step.actor)
+    if who == "leader":
         actor = LEADER
-    elif step.actor in game.names:
-        actor = game.names.index(step.actor)
+    elif who in game.names:
+        actor = game.names.index(who)
     else:
         raise IllegalAction(f"there is no player named {step.actor!r}")
     args: list[Arg] = []
     for name in ([step.target] if step.target is not None else []) + (step.targets or []):
-        args.append(game.parse_target(step.do, name))
+        args.append(game.parse_target(step.do, unicodedata.normalize("NFC", name)))
     if step.card is not None:
         args.append(step.card)
     if step.coin is not None:
@@ -179,12 +212,32 @@ def replay(scenario: Scenario) -> Replay:
             for action in to_actions(game, step):
                 game.apply(action)
         except IllegalAction as exc:
-            return Replay(game, index, str(exc))
+            return Replay(game, index, str(exc), _actor_of(game, step))
     return Replay(game)
 
 
-def summary(result: Replay) -> dict[str, object]:
-    """The machine-readable outcome of a replay (the ``--json`` contract)."""
+def _actor_of(game: Game, step: ScenarioAction) -> int | None:
+    """The seat (or LEADER) a line's actor names, read as ``to_action`` reads it; None
+    if it names nobody."""
+    bare = step.model_copy(update={"target": None, "targets": None, "card": None, "coin": None})
+    try:
+        return to_action(game, bare).actor
+    except IllegalAction:
+        return None
+
+
+STOPPED = "the replay stops here (an action of another player was refused)"
+"""The error a seat's summary gives for a refused action that was not its own."""
+
+
+def summary(result: Replay, seat: int | None = None) -> dict[str, object]:
+    """The machine-readable outcome of a replay (the ``--json`` contract).
+
+    With ``seat`` (a player's seat), the outcome as that player saw it, computed from his
+    view alone (see ``seat_summary``); without, the game leader's, who sees everything.
+    """
+    if seat is not None and seat != LEADER:
+        return seat_summary(result, seat)
     game = result.game
     names = game.names
     outcome = game.outcome
@@ -207,6 +260,63 @@ def summary(result: Replay) -> dict[str, object]:
     }
     if outcome is not None and outcome.scores:
         out["scores"] = {names[s]: points for s, points in sorted(outcome.scores.items())}
+    return out
+
+
+def seat_summary(result: Replay, seat: int) -> dict[str, object]:
+    """The ``--json`` outcome as ``seat`` saw it, from ``game.view(seat)``: the deaths
+    he was told of, who he knows to be alive, the end if he was told of it, his own
+    prompts only (if the game waits for him), and the refused action's reason only if
+    it was his own (else a neutral note that the replay stops there)."""
+    game = result.game
+    view = game.view(seat)
+    out = view_summary(game, view)
+    # His own entry of the leader's list: his prompts, if the game waits for him.
+    verbs = sorted({p.verb for p in view.prompts})
+    owed = bool(verbs) and seat in game.waiting()
+    out["waiting_for"] = [{"actor": view.names[seat], "verbs": verbs}] if owed else []
+    error: dict[str, object] | None = None
+    if result.error_index is not None:
+        own = result.error_actor == seat
+        message = result.error_message if own else STOPPED
+        error = {"index": result.error_index, "message": message}
+    out["error"] = error
+    return out
+
+
+def view_summary(game: Game, view: View) -> dict[str, object]:
+    """What a view tells of the outcome (``finished``, ``winner``, ``winners``,
+    ``alive``, ``deaths``, and ``scores`` once told), read from its events only; ``game``
+    only names houses. The leader's view tells what ``summary`` reads from the state,
+    but for the deaths of a night not told yet (they are told at dawn)."""
+    names = view.names
+    deaths: list[dict[str, object]] = []
+    over: Mapping[str, object] | None = None
+    for ev in view.events:
+        data = ev.data
+        if ev.kind in ("death", "character_dies"):
+            record: dict[str, object] = {
+                "player": names[int(str(data["player"]))],
+                "cause": data["cause"],
+                "phase": ev.phase,
+                "number": ev.number,
+            }
+            if "house" in data:
+                record["house"] = game.house_name(int(str(data["house"])))
+            deaths.append(record)
+        elif ev.kind == "game_over":
+            over = data
+    winners = over.get("winners") if over is not None else None
+    out: dict[str, object] = {
+        "finished": over is not None,
+        "winner": over.get("winner") if over is not None else None,
+        "winners": [names[int(s)] for s in winners] if isinstance(winners, list | tuple) else [],
+        "alive": [names[s] for s in view.alive()],
+        "deaths": deaths,
+    }
+    scores = over.get("scores") if over is not None else None
+    if isinstance(scores, Mapping) and scores:
+        out["scores"] = {names[int(s)]: points for s, points in sorted(scores.items())}
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 
 from lupus.bots.memory import Memory, Public, as_int, best, fallback, int_list, maybe_int
 from lupus.engine.model import Action, Event
@@ -196,7 +197,7 @@ class LupusburgMemory(Memory[LupusburgPublic]):
         if as_int(ev.data["player"]) != self.me:
             return
         chars = ev.data.get("characters")
-        if isinstance(chars, dict):
+        if isinstance(chars, Mapping):
             self.mine = {as_int(h): str(c) for h, c in chars.items()}
         self.chest_house = maybe_int(ev.data.get("chest"))
         if WEREWOLF in self.mine.values():

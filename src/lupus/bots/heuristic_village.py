@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from lupus.bots.memory import Memory, Public, as_int, best, fallback, int_list, maybe_int, top_set
@@ -276,7 +276,7 @@ class VillageMemory(Memory[VillagePublic]):
 
     def on_start(self, ev: Event) -> None:
         composition = ev.data.get("composition")
-        if isinstance(composition, dict):
+        if isinstance(composition, Mapping):
             self.pack_total = sum(
                 as_int(c) for r, c in composition.items() if str(r) in self.pack_roles
             )
@@ -287,7 +287,7 @@ class VillageMemory(Memory[VillagePublic]):
 
     def on_pack(self, ev: Event) -> None:
         roles = ev.data.get("roles")
-        if isinstance(roles, dict):
+        if isinstance(roles, Mapping):
             self.pack = {as_int(s) for s in roles}
         self.night_picks = []
 
@@ -308,7 +308,7 @@ class VillageMemory(Memory[VillagePublic]):
 
     def on_extra(self, ev: Event) -> None:
         cards = ev.data.get("cards")
-        if isinstance(cards, list):
+        if isinstance(cards, list | tuple):
             self.extra_cards = [str(c) for c in cards]
 
     def on_love(self, ev: Event) -> None:

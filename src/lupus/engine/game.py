@@ -21,22 +21,16 @@ from typing import Any, Final, Generic, final
 from typing_extensions import TypeVar
 
 from lupus.engine import draw
-from lupus.engine.errors import IllegalAction
+from lupus.engine.errors import IllegalAction, RulebookError
 from lupus.engine.model import LEADER, Action, Args, Death, Event, Outcome, Prompt
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
+from lupus.engine.views import alone as alone  # (where the roles import it from)
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 G = TypeVar("G", bound="Game", default="Game")
 
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
-
-_ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((seat,)) for seat in range(256))
-
-
-def alone(seat: int) -> frozenset[int]:
-    """The audience of one seat (built once: a game tells each player his own news)."""
-    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
 
 
 class Step(Generic[G]):
@@ -117,9 +111,10 @@ class Game:
         self.options: dict[str, OptionValue] = dict(chosen.values)
         self.seed = seed
         self.rng = draw.seeded(seed)
-        self.ledger = Ledger()
+        self.ledger = Ledger(self.n)
         self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []
+        self.acted: list[int] = [0] * self.n  # accepted actions per seat (see View.state_id)
         self.deaths: list[Death] = []
         self.state_id = 0
         self.phase = "setup"
@@ -182,6 +177,7 @@ class Game:
     def _advance(self) -> None:
         # ``finished``, not ``self.outcome is None``: a step's resolve may end the game,
         # which a narrowed attribute would not see (and compiled code would check).
+        phases = 0  # laid out without anyone to wait for
         while not self.finished:
             step = self.step
             if step is not None:
@@ -193,6 +189,12 @@ class Game:
                     self.after_resolve()
                 continue
             if not self.agenda:
+                phases += 1
+                if phases > IDLE_PHASES:
+                    raise RulebookError(
+                        f"{self.rulebook.id}: {IDLE_PHASES} phases in a row wait on nobody "
+                        "and end nothing (its night and day must ask someone something)"
+                    )
                 self.agenda = self.next_phase()[::-1]
                 continue
             nxt = self.agenda.pop()
@@ -201,15 +203,27 @@ class Game:
 
     # ------------------------------------------------------------------ actors' way in
     def prompts(self, actor: int | None = None) -> list[Prompt]:
-        """Open prompts (all, or one actor's). The leader's only prompt is ``close``."""
+        """Open prompts (all, or one actor's). The leader's only prompt is ``close``.
+
+        ``actor`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError."""
         if actor is None:
             if self.step is None or self.outcome is not None:
                 return []
             return [*self.step.prompts(self), CLOSE]
         return list(self.open_prompts(actor))
 
+    def check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this game or LEADER, else ValueError saying so
+        (a bool, a float or a seat past the table is no seat)."""
+        if type(seat) is not int or not (seat == LEADER or 0 <= seat < self.n):
+            raise ValueError(
+                f"there is no seat {bounded(seat)} (seats 0 to {self.n - 1}, or LEADER)"
+            )
+        return seat
+
     def open_prompts(self, actor: int) -> tuple[Prompt, ...]:
         """One actor's open prompts, as the step hands them out (do not change them)."""
+        self.check_seat(actor)
         step = self.step
         if step is None or self.outcome is not None:
             return ()
@@ -230,17 +244,30 @@ class Game:
         return self.step.first_waiting(self)
 
     def legal_actions(self, actor: int) -> list[Action]:
-        return [Action(actor, p.verb, args) for p in self.prompts(actor) for args in p.choices]
+        """Every action ``actor`` (a seat or LEADER) may take now."""
+        prompts = self.open_prompts(actor)
+        return [Action(actor, p.verb, args) for p in prompts for args in p.choices]
 
     def apply(self, action: Action) -> None:
-        """Apply one action, or raise IllegalAction and change nothing."""
+        """Apply one action, or raise IllegalAction and change nothing.
+
+        Nothing is trusted: the action must be an ``Action`` whose actor is a seat of
+        this game (an int, not a bool) or LEADER, whose verb is a string and whose
+        arguments a tuple of ints and strings (exact types: 2.0 and True are not 2 and
+        1), listed by one of the actor's open prompts.
+        """
+        malformed = malformed_action(action, self.n)
+        if malformed is not None:
+            raise IllegalAction(malformed)
         step = self.step
         if self.outcome is not None or step is None:
             raise IllegalAction("the game is over")
         actor, verb = action.actor, action.verb
         if actor == LEADER:
             if verb != "close":
-                raise IllegalAction(f"the game leader can only close a step, not {verb}")
+                raise IllegalAction(f"the game leader can only close a step, not {bounded(verb)}")
+            if action.args:
+                raise IllegalAction("the game leader closes the step, without choosing anything")
             step.close(self)
         else:
             if not 0 <= actor < self.n:
@@ -259,6 +286,7 @@ class Game:
             # The step records the action as the prompt lists it (a pair in order).
             step.act(self, action if args is action.args else Action(actor, verb, args))
             step.forget_prompts()
+            self.acted[actor] += 1
         self.history.append(action)
         self.state_id += 1
         self._advance()
@@ -268,18 +296,25 @@ class Game:
         if not mine:
             return f"{who} has nothing to do now"
         verbs = ", ".join(sorted({p.verb for p in mine}))
-        return f"{who} cannot {action.verb} now (possible now: {verbs})"
+        return f"{who} cannot {bounded(action.verb)} now (possible now: {verbs})"
 
     def _bad_args(self, action: Action, prompt: Prompt) -> str:
         who = self.actor_name(action.actor)
         verb = action.verb
-        given = ", ".join(self.arg_name(a, verb) for a in action.args) or "nothing"
+        given = ", ".join(self.given(a, verb) for a in action.args) or "nothing"
         if len(prompt.choices) > 12:
             return f"{who} cannot {action.verb} {given} now"
         allowed = "; ".join(
             ", ".join(self.arg_name(a, verb) for a in c) or "-" for c in prompt.choices
         )
         return f"{who} cannot {action.verb} {given} now (choices: {allowed})"
+
+    def given(self, arg: object, verb: str) -> str:
+        """An argument a client sent, as an error message names it (safely)."""
+        if type(arg) is int and -(10**9) < arg < 10**9:
+            assert isinstance(arg, int)
+            return self.arg_name(arg, verb)
+        return bounded(arg)
 
     def actor_name(self, actor: int) -> str:
         return "the game leader" if actor == LEADER else self.names[actor]
@@ -305,8 +340,15 @@ class Game:
         return str(house)
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``."""
-        return view_of(self, seat)
+        """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``.
+
+        ``seat`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError."""
+        return view_of(self, self.check_seat(seat))
+
+    def to_scenario(self) -> dict[str, object]:
+        """The scenario-file object (docs/scenarios.md) that replays to this game, event
+        for event: the set-up as dealt and every action so far. Families provide it."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ helpers
     def option(self, key: str) -> OptionValue:
@@ -346,6 +388,11 @@ class Resolved:
         self.values: Final = values  # never changed: games take a copy
         self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
 
+
+IDLE_PHASES: Final = 100
+"""How many phases in a row may pass without waiting on anyone before the game gives up
+on its rulebook: every playable rulebook asks someone something at least every night
+or day, while one whose steps never wait would lay out phases forever."""
 
 KEPT: Final = 1024
 """How many of a kind of checked setup (sets of options, tables of names, card
@@ -402,6 +449,46 @@ def count_cards(*cards: Sequence[str]) -> dict[str, int]:
         for card in group:
             counts[card] = counts.get(card, 0) + 1
     return counts
+
+
+def malformed_action(action: object, seats: int) -> str | None:
+    """Why ``action`` is not even an action of this game, in words a player understands
+    (None: well formed). Types are exact: a prompt lists ints and strings, and
+    ``2.0 == 2`` or ``True == 1`` must not let a float or a bool through to a step."""
+    if type(action) is not Action:
+        return "that is not an action"
+    assert isinstance(action, Action)
+    actor = action.actor
+    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
+        return f"there is no player number {bounded(actor)}"
+    if type(action.verb) is not str:
+        return f"{bounded(action.verb)} is not something a player can do"
+    args = action.args
+    if type(args) is not tuple:
+        return "an action's choices must be listed as a tuple"
+    for arg in args:
+        kind = type(arg)
+        if kind is not int and kind is not str:
+            return f"{bounded(arg)} is not a player, a card or a number this game knows"
+    return None
+
+
+def bounded(value: object) -> str:
+    """A short, safe rendering of something a client sent (for error messages): huge
+    numbers and long texts are cut, and a value whose ``repr`` fails is named by type."""
+    if type(value) is int:
+        assert isinstance(value, int)
+        if -(10**9) < value < 10**9:
+            return str(value)
+        return "a number out of range"
+    if type(value) is str and value.isprintable():
+        text = str(value)
+    else:
+        try:
+            text = repr(value)  # (a string with line breaks or controls: escaped)
+        except Exception:  # (a malicious __repr__, a number too long to print)
+            return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def listed(args: Args, choices: tuple[Args, ...]) -> bool:

@@ -14,9 +14,11 @@ hundred times a game. ``Death`` and ``Outcome`` are value types too.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import ClassVar, Final, final
 
 LEADER: Final = -1
+PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event.seen_by)
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
 
 Arg = int | str
@@ -46,8 +48,17 @@ class Value:
         return hash(self.values())
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        shown = ", ".join([f"{name}={safe_repr(getattr(self, name))}" for name in self.FIELDS])
         return f"{type(self).__name__}({shown})"
+
+
+def safe_repr(value: object) -> str:
+    """``repr``, or the type's name where ``repr`` fails (an action a client built may
+    hold a number too long to print, and logging it must not crash a server)."""
+    try:
+        return repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
 
 
 @final
@@ -144,7 +155,7 @@ class Event(Value):
     the secrecy property tests can find every such fact.
     """
 
-    __slots__ = ("audience", "data", "kind", "number", "phase")
+    __slots__ = ("_twins", "audience", "data", "kind", "number", "phase")
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
         "audience",
@@ -166,6 +177,49 @@ class Event(Value):
         self.data: Final = data
         self.phase: Final = phase
         self.number: Final = number
+        self._twins: dict[int, Event] | None = None
+
+    def seen_by(self, seat: int) -> Event:
+        """This event as ``seat``'s view hands it out (LEADER: the leader's).
+
+        Read-only: its data cannot be changed (mappings are read-only proxies, lists
+        become tuples), so no consumer of a view can alter another's log. Its audience
+        tells the seat no more than that the event is public (None) or told to him
+        (his seat alone): who else was told is not his to know (the leader sees the
+        whole audience). Made once per event and seat, so that every view of a game
+        hands out the same object for the same event (bots compare them by identity).
+        """
+        twins = self._twins
+        if twins is None:
+            twins = self._twins = {}
+        audience = self.audience
+        key = PUBLIC if audience is None else seat  # a public event: one twin for all
+        twin = twins.get(key)
+        if twin is None:
+            if audience is not None and seat != LEADER and audience != frozenset((seat,)):
+                audience = frozenset((seat,))
+            data = frozen_data(self.data)
+            twin = Event(self.kind, audience, data, self.phase, self.number)
+            twin._twins = {key: twin}
+            twins[key] = twin
+        return twin
+
+
+def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
+    """A read-only deep copy of an event's data (see ``Event.seen_by``)."""
+    return MappingProxyType({key: frozen(value) for key, value in data.items()})
+
+
+def frozen(value: object) -> object:
+    """``value`` made read-only: mappings as read-only proxies, lists and sets as tuples
+    and frozensets (their items too); numbers, strings and None as they are."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple([frozen(item) for item in value])
+    if isinstance(value, set | frozenset):
+        return frozenset(value)
+    return value
 
 
 @final
@@ -202,4 +256,5 @@ class Outcome(Value):
         self.winner: Final = winner
         self.winners: Final = winners
         self.reason: Final = reason
-        self.scores: Final[Mapping[int, int]] = {} if scores is None else scores
+        # A copy: the game-over event's data must not be changed through the outcome.
+        self.scores: Final[Mapping[int, int]] = {} if scores is None else dict(scores)

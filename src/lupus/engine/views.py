@@ -8,7 +8,6 @@ every event.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
@@ -44,15 +43,20 @@ class View(Value):
 
     A small immutable object, so that a simulation can afford one at every decision:
     the public setup is one shared, read-only object, ``options`` is copied only when
-    read, and ``events`` is a snapshot tuple of the seat's share of the ledger, taken
-    when first read. Until then (``View.of_ledger``) the view holds the ledger and how
-    many events it held when the view was made: a random bot, which reads only the
-    prompts, never pays for the routing or the copy.
+    read, and ``events`` is built when first read, from the seat's own lists of the
+    ledger (``Visible``): the public events and the events told to this seat, of
+    which the view reads the first ones, as many as there were when it was made. A view
+    refers to nothing else of the game: serialised by reflection it shows only what its
+    seat may know (``to_json`` is the documented way to turn it into JSON).
+
+    ``state_id`` counts what the seat has seen and done: the events it may see and its
+    own accepted actions. It moves only when this seat's view changes, so a front end
+    can refuse an action answering a stale view without learning anything from it.
     """
 
     __slots__ = (
         "_events",
-        "_ledger",
+        "_seen",
         "_upto",
         "finished",
         "number",
@@ -92,44 +96,70 @@ class View(Value):
         self.finished: Final = finished
         self.state_id: Final = state_id
         self._events: tuple[Event, ...] | None = events
-        self._ledger: Ledger | None = None
+        self._seen: Visible | None = None
         self._upto = 0
 
     @staticmethod
-    def of_ledger(
+    def of_seen(
         seat: int,
         setup: PublicSetup,
         phase: str,
         number: int,
-        ledger: Ledger,
+        seen: Visible,
         prompts: tuple[Prompt, ...],
         finished: bool,
         state_id: int,
     ) -> View:
-        """A view whose events are those of the ledger as it stands now that ``seat``
-        may see, routed (and copied) only if asked for."""
+        """A view of the events ``seen`` holds now, read (and copied) only if asked for."""
         view = View(seat, setup, phase, number, (), prompts, finished, state_id)
         view._events = None
-        view._ledger = ledger
-        view._upto = len(ledger.all)
+        view._seen = seen
+        view._upto = seen.count()
         return view
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """Every event this seat may see, in order, as they stood when the view was made."""
+        """Every event this seat may see, in order, as they stood when the view was made
+        (read-only copies: see ``Event.seen_by``)."""
         events = self._events
         if events is None:
-            ledger = self._ledger
-            assert ledger is not None
-            events = ledger.visible(self.seat, self._upto)
+            seen = self._seen
+            assert seen is not None
+            events = seen.read(self.seat, self._upto)
             self._events = events
-            self._ledger = None  # the copy is taken: let go of the game's ledger
+            self._seen = None
         return events
 
     def __repr__(self) -> str:
         return f"View(seat={self.seat!r}, phase={self.phase!r}, number={self.number!r}, " + (
             f"events={len(self.events)}, prompts={self.prompts!r}, finished={self.finished!r})"
         )
+
+    def to_json(self) -> dict[str, object]:
+        """The view as plain JSON data (dicts, lists, strings, numbers, booleans, None):
+        the one documented way to send a view over the wire. Seats stay numbers (0 is
+        the first player), names are under ``names``; an event's ``audience`` is null
+        (public) or this seat alone; mapping keys become strings, as JSON has it."""
+        return {
+            "rulebook": self.rulebook,
+            "names": list(self.names),
+            "options": dict(self.setup.options),
+            "seat": self.seat,
+            "phase": self.phase,
+            "number": self.number,
+            "finished": self.finished,
+            "state_id": self.state_id,
+            "events": [event_json(ev) for ev in self.events],
+            "prompts": [
+                {
+                    "actor": p.actor,
+                    "verb": p.verb,
+                    "choices": [list(args) for args in p.choices],
+                    "unordered": p.unordered,
+                }
+                for p in self.prompts
+            ],
+        }
 
     @property
     def rulebook(self) -> str:
@@ -190,68 +220,133 @@ def role_facts(event: Event) -> list[tuple[int, str]]:
     if "role" in data and "player" in data:
         facts.append((int(str(data["player"])), str(data["role"])))
     roles = data.get("roles")
-    if isinstance(roles, dict):
-        facts.extend((int(s), str(r)) for s, r in roles.items())
+    if isinstance(roles, Mapping):
+        facts.extend((int(str(s)), str(r)) for s, r in roles.items())
     return facts
 
 
-class Ledger:
-    """Every event in order, and each seat's share of them, routed by audience.
+_ALONE: Final[tuple[frozenset[int], ...]] = tuple([frozenset((seat,)) for seat in range(256)])
 
-    A seat's share is routed when it is first read, not when an event is recorded: a
-    simulation records some seventy events a game, most of them public, and its random
-    bots never read one, while a front end or a heuristic bot reads its seat's share
-    again and again and only pays for the events recorded since.
+
+def alone(seat: int) -> frozenset[int]:
+    """The audience of one seat (built once: a game tells each player his own news)."""
+    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
+
+
+def event_json(event: Event) -> dict[str, object]:
+    """One event as plain JSON data (see ``View.to_json``)."""
+    audience = event.audience
+    return {
+        "kind": event.kind,
+        "audience": None if audience is None else sorted(audience),
+        "phase": event.phase,
+        "number": event.number,
+        "data": plain(event.data),
+    }
+
+
+def plain(value: object) -> object:
+    """Event data as JSON data: mappings as dicts with string keys, sequences as lists."""
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return [plain(item) for item in items]
+    return value
+
+
+class Ledger:
+    """Every event in order, and what each seat may see of them.
+
+    Events are filed by audience as they are recorded: a public event once, in the
+    public list, a private one in the list of each seat of its audience (with how many
+    public events came before it, to merge the two in order when a view is read). A
+    view then refers to its seat's lists only (``Visible``), never to the ledger, and
+    a seat's count of visible events is known without reading them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, seats: int) -> None:
         self.all: list[Event] = []
-        self.shares: dict[int, Share] = {}  # made for a seat when first read
+        self.public: list[Event] = []
+        # Per seat: the events told to it, and the public count before each one.
+        self.private: list[list[Event]] = [[] for _ in range(seats)]
+        self.marks: list[list[int]] = [[] for _ in range(seats)]
+        self.seen: list[Visible] = [
+            Visible(self.public, self.private[s], self.marks[s]) for s in range(seats)
+        ]
+        self.everything = Visible(self.all, [], [])  # the leader's
 
     def record(self, event: Event) -> None:
         self.all.append(event)
+        audience = event.audience
+        if audience is None:
+            self.public.append(event)
+            return
+        before = len(self.public)
+        private, marks = self.private, self.marks
+        for seat in audience:
+            if 0 <= seat < len(private):
+                # A seat's list holds the event as told to that seat alone: nothing
+                # reachable from its view names who else was told.
+                mine = event
+                if len(audience) > 1:
+                    mine = Event(event.kind, alone(seat), event.data, event.phase, event.number)
+                private[seat].append(mine)
+                marks[seat].append(before)
 
-    def visible(self, seat: int, upto: int) -> tuple[Event, ...]:
-        """The events among the first ``upto`` that ``seat`` may see (LEADER: all)."""
+    def visible(self, seat: int) -> Visible:
+        """What ``seat`` may see (LEADER: everything), as the lists grow."""
+        return self.everything if seat == LEADER else self.seen[seat]
+
+    def count(self, seat: int) -> int:
+        """How many events ``seat`` may see now (LEADER: all)."""
         if seat == LEADER:
-            return tuple(self.all[:upto])
-        share = self.shares.get(seat)
-        if share is None:
-            share = self.shares[seat] = Share()
-        events = share.events
-        if share.routed < upto:
-            everything = self.all
-            for index in range(share.routed, upto):
-                audience = everything[index].audience
-                if audience is None or seat in audience:
-                    events.append(everything[index])
-                    share.positions.append(index)
-            share.routed = upto
-            return tuple(events)
-        return tuple(events[: bisect_left(share.positions, upto)])
+            return len(self.all)
+        return len(self.public) + len(self.private[seat])
 
 
 @final
-class Share:
-    """One seat's events routed so far: where each stands in the ledger, and how far
-    into the ledger the routing went."""
+class Visible:
+    """One seat's events, as they grow: the public ones (or, for the leader, all) and
+    those told to this seat, with how many public events came before each."""
 
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-        self.positions: list[int] = []
-        self.routed = 0
+    def __init__(self, public: list[Event], private: list[Event], marks: list[int]) -> None:
+        self.public: Final = public
+        self.private: Final = private
+        self.marks: Final = marks
+
+    def count(self) -> int:
+        return len(self.public) + len(self.private)
+
+    def read(self, seat: int, upto: int) -> tuple[Event, ...]:
+        """The first ``upto`` events, in order, as ``seat`` sees them."""
+        public, private, marks = self.public, self.private, self.marks
+        out: list[Event] = []
+        taken = 0  # public events taken so far
+        for i in range(len(private)):
+            if len(out) >= upto:
+                break
+            mark = marks[i]
+            while taken < mark and len(out) < upto:
+                out.append(public[taken].seen_by(seat))
+                taken += 1
+            if len(out) < upto:
+                out.append(private[i].seen_by(seat))
+        while len(out) < upto and taken < len(public):
+            out.append(public[taken].seen_by(seat))
+            taken += 1
+        return tuple(out)
 
 
 def view_of(game: Game, seat: int) -> View:
-    if seat != LEADER and not 0 <= seat < game.n:
-        raise ValueError(f"there is no seat {seat} (seats 0 to {game.n - 1}, or LEADER)")
-    return View.of_ledger(
+    ledger = game.ledger
+    return View.of_seen(
         seat,
         game.public,
         game.phase,
         game.number,
-        game.ledger,
+        ledger.visible(seat),
         game.open_prompts(seat),
         game.outcome is not None,
-        game.state_id,
+        game.state_id if seat == LEADER else ledger.count(seat) + game.acted[seat],
     )

@@ -13,7 +13,8 @@ from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import KEPT, Game, Step, alone, count_cards, per_rulebook
-from lupus.engine.model import Death, Outcome
+from lupus.engine.model import LEADER, Action, Death, Outcome
+from lupus.engine.names import player_names
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
@@ -39,6 +40,7 @@ class NightRecord:
         self.dawned = False
         self.news: list[tuple[str, dict[str, object]]] = []
         self.unannounced: list[int] = []
+        self.spying: list[int] = []  # Little Girls who peep during the werewolves' step
 
 
 DeathHook = Callable[["VillageGame", int, str], None]
@@ -55,22 +57,25 @@ class RoleSteps:
         phase_start: Callable[[str, int], Step[Any]],
         dawn: Callable[[], Step[Any]],
         win_check: Callable[[], Step[Any]],
+        carded: dict[str, str],
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
         self.phase_start: Final = phase_start
         self.dawn: Final = dawn
         self.win_check: Final = win_check
+        # step id -> the card without which the step does nothing at all (see ``Cards``)
+        self.carded: Final = carded
 
 
 @cache
 def role_steps() -> RoleSteps:
     """Looked up on first use, once: the role modules import this one."""
-    from lupus.roles import DEATH_HOOKS, STEPS
+    from lupus.roles import CARDED, DEATH_HOOKS, STEPS
     from lupus.roles.common import Dawn, PhaseStart, WinCheck
 
     steps: dict[str, Callable[[], Step[Any]]] = dict(STEPS)  # (a dict: read fast compiled)
-    return RoleSteps(steps, DEATH_HOOKS, PhaseStart, Dawn, WinCheck)
+    return RoleSteps(steps, DEATH_HOOKS, PhaseStart, Dawn, WinCheck, dict(CARDED))
 
 
 @final
@@ -119,7 +124,7 @@ class RuleFacts:
         # (sorted cards dealt, sorted extra cards, quick game, minimum lifted) that passed
         # every check
         self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool, bool], Cards] = {}
-        # tables of names that passed ``check_names`` (which depends on them alone)
+        # tables of names (in NFC) that passed ``player_names`` (which depends on them alone)
         self.valid_names: set[tuple[str, ...]] = set()
 
 
@@ -127,11 +132,30 @@ class RuleFacts:
 class Cards:
     """What a game reads from the cards dealt, worked out once per multiset of cards."""
 
-    def __init__(self, facts: RuleFacts, roles: Sequence[str], extra_cards: Sequence[str]) -> None:
+    def __init__(
+        self, facts: RuleFacts, roles: Sequence[str], extra_cards: Sequence[str], quick: bool
+    ) -> None:
         self.deck: Final = count_cards(roles, extra_cards)  # card -> copies in the game
         self.composition: Final = dict(sorted(self.deck.items()))  # as announced
         # faction -> players holding one of its cards
         self.factions: Final = count_cards([facts.faction_of_role[r] for r in roles])
+        # The steps of a first and of a later night, as the night lays them out: without
+        # the quick game's preparation round, and without the steps that would skip
+        # themselves, silently, for a card not in the game (a ``Ballot`` whose ``wake``
+        # card is absent announces nothing and waits for nobody): a simulation builds
+        # none of them, night after night.
+        skip = facts.preparation if quick else ()
+        carded = role_steps().carded
+        kept: list[tuple[str, ...]] = []
+        for ids in (facts.first_night, facts.later_nights):
+            night: list[str] = []
+            for step_id in ids:
+                card = carded.get(step_id)
+                if step_id not in skip and (card is None or self.deck.get(card, 0) > 0):
+                    night.append(step_id)
+            kept.append(tuple(night))
+        self.first_night: Final = kept[0]
+        self.later_nights: Final = kept[1]
 
 
 _FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
@@ -154,8 +178,10 @@ class VillageGame(Game):
         options: dict[str, OptionValue] | None = None,
         seed: int = 0,
     ) -> None:
-        super().__init__(rulebook, names, options, seed)
         facts = rule_facts(rulebook)
+        # The names first (their number before anything per name), kept in NFC.
+        names = player_names(rulebook, names, facts.valid_names)
+        super().__init__(rulebook, names, options, seed)
         cards = (
             tuple(sorted(roles)),
             tuple(sorted(extra_cards)),
@@ -166,14 +192,12 @@ class VillageGame(Game):
         new_cards = known is None
         if known is None:
             check_deal(rulebook, self.names, roles, extra_cards, self.options)
-            known = Cards(facts, roles, extra_cards)
-        elif self.names not in facts.valid_names:
-            check_names(rulebook, self.names)
-            if len(facts.valid_names) < KEPT:
-                facts.valid_names.add(self.names)
+            known = Cards(facts, roles, extra_cards, cards[2])
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
+        # The extra cards as dealt (the Thief's swap changes ``extra_cards``).
+        self.dealt_extra: tuple[str, ...] = tuple(extra_cards)
         self.alive: list[bool] = [True] * self.n
         # The living seats in order, kept by ``kill`` (the only place anyone dies).
         self.living_seats: tuple[int, ...] = tuple(range(self.n))
@@ -184,6 +208,7 @@ class VillageGame(Game):
         # (the win check reads it after every death).
         self.alive_in: dict[str, int] = dict(known.factions)
         self.deck: dict[str, int] = known.deck  # (shared by the games of these cards: read only)
+        self.cards = known
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
         self.night = NightRecord()
@@ -225,12 +250,10 @@ class VillageGame(Game):
 
     def night_steps(self, number: int) -> list[Step[Any]]:
         registry = self.registry
-        ids = self.facts.first_night if number == 1 else self.facts.later_nights
-        skip = self.facts.preparation if self.options.get("quick") else ()
+        ids = self.cards.first_night if number == 1 else self.cards.later_nights
         steps = [registry.phase_start("night", number)]
         for step_id in ids:
-            if step_id not in skip:
-                steps.append(registry.steps[step_id]())
+            steps.append(registry.steps[step_id]())
         steps.append(registry.dawn())
         return steps
 
@@ -433,18 +456,43 @@ class VillageGame(Game):
         )
         self.end(Outcome(faction, winners, reason))
 
+    # ------------------------------------------------------------------ the record
+    def to_scenario(self) -> dict[str, object]:
+        """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
+        this game, event for event: the rulebook, every option, the seed, the deal as
+        dealt (before the Thief's swap) and every action so far."""
+        names = self.names
+        scenario: dict[str, object] = {
+            "rules": self.rulebook.id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "players": list(names),
+            "roles": {names[seat]: self.dealt[seat] for seat in range(self.n)},
+        }
+        if self.dealt_extra:
+            scenario["extra_cards"] = list(self.dealt_extra)
+        scenario["actions"] = [self.scenario_line(action) for action in self.history]
+        return scenario
 
-def check_names(book: Rulebook, names: Sequence[str]) -> None:
-    """Refuse names that cannot be told apart, and a table of the wrong size."""
-    n = len(names)
-    if len(set(names)) != n or any(not name.strip() for name in names):
-        raise SetupError("player names must be unique and not empty")
-    if names and "leader" in names:
-        raise SetupError("'leader' is reserved for the game leader")
-    if not book.min_players <= n <= book.max_players:
-        raise SetupError(
-            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
-        )
+    def scenario_line(self, action: Action) -> dict[str, object]:
+        """One action as a scenario line: players by name (one ``target``, or Cupid's
+        two ``targets``), a card by its role id, the leader as ``leader``."""
+        actor = action.actor
+        line: dict[str, object] = {
+            "actor": "leader" if actor == LEADER else self.names[actor],
+            "do": action.verb,
+        }
+        seats: list[str] = []
+        for arg in action.args:
+            if isinstance(arg, str):
+                line["card"] = arg
+            else:
+                seats.append(self.names[arg])
+        if len(seats) == 1:
+            line["target"] = seats[0]
+        elif seats:
+            line["targets"] = seats
+        return line
 
 
 def check_deal(
@@ -454,8 +502,8 @@ def check_deal(
     extra_cards: Sequence[str],
     options: dict[str, OptionValue],
 ) -> None:
-    """Refuse, with the reason, a deal that cannot be played under ``book``."""
-    check_names(book, names)
+    """Refuse, with the reason, a deal that cannot be played under ``book`` (its names
+    already passed ``player_names``)."""
     n = len(names)
     if len(roles) != n:
         raise SetupError(f"{n} players need {n} role cards, got {len(roles)}")

@@ -13,7 +13,8 @@ from typing import cast
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step, count_cards
-from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
+from lupus.engine.model import LEADER, Action, Args, Death, Outcome, Prompt, one_each
+from lupus.engine.names import player_names, tables_checked
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -34,6 +35,8 @@ class LupusburgGame(Game):
         options: dict[str, OptionValue] | None = None,
         seed: int = 0,
     ) -> None:
+        # The names first (their number before anything per name), kept in NFC.
+        names = player_names(rulebook, names, tables_checked(rulebook), no_dot=True)
         super().__init__(rulebook, names, options, seed)
         self.spec = rulebook.lupusburg or LupusburgSpec()
         check_setup(rulebook, self.names, characters, chests, bag, self.spec, burgomaster)
@@ -42,6 +45,10 @@ class LupusburgGame(Game):
         self._house_choices: tuple[Args, ...] | None = None  # see living_house_choices
         self.chest: list[int] = [2 * seat + chests[seat] - 1 for seat in range(self.n)]
         self.burgomaster = burgomaster
+        self.first_burgomaster = burgomaster  # (``burgomaster`` passes clockwise)
+        # The bag's order as given, or None for a bag the game shuffled (a record of the
+        # game gives it back as given: draws take from the front of a given bag only).
+        self.given_bag: tuple[int, ...] | None = None if bag is None else tuple(bag)
         if bag is None:
             coins = list(self.spec.bag)
             shuffle(self.rng, coins)
@@ -104,7 +111,7 @@ class LupusburgGame(Game):
         return (self.clockwise(house // 2), house % 2)
 
     def arg_name(self, arg: object, verb: str = "") -> str:
-        if verb in HOUSE_VERBS and isinstance(arg, int):
+        if verb in HOUSE_VERBS and isinstance(arg, int) and 0 <= arg < 2 * self.n:
             return self.house_name(arg)
         if verb == "keep":
             return str(arg)  # a coin, not a seat
@@ -119,10 +126,10 @@ class LupusburgGame(Game):
         one = len(args) == 1 and isinstance(args[0], int) and not isinstance(args[0], bool)
         allowed = [int(c[0]) for c in prompt.choices]
         if verb == "bet":
-            given = f"on {self.arg_name(args[0])}" if one else "without naming one player"
+            given = f"on {self.given(args[0], verb)}" if one else "without naming one player"
             targets = ", ".join(self.names[t] for t in allowed)
             return f"{who} cannot bet {given} now (bet on one of {targets})"
-        given = str(args[0]) if one else "without naming one coin"
+        given = self.given(args[0], verb) if one else "without naming one coin"
         coins = ", ".join(str(c) for c in allowed)
         return f"{who} cannot keep {given} now (keep one of the coins drawn: {coins})"
 
@@ -133,6 +140,50 @@ class LupusburgGame(Game):
         if player not in self.names or number not in ("1", "2"):
             raise IllegalAction(f"there is no house {text!r} (houses read like Anna.1, Anna.2)")
         return 2 * self.names.index(player) + int(number) - 1
+
+    # ------------------------------------------------------------------ the record
+    def to_scenario(self) -> dict[str, object]:
+        """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
+        this game, event for event: the rulebook, every option, the seed, the deal (each
+        player's characters and chest), the first Burgomaster, the bag as given (none if
+        the game shuffled it) and every action so far."""
+        names = self.names
+        characters = self.characters
+        scenario: dict[str, object] = {
+            "rules": self.rulebook.id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "players": list(names),
+            "characters": {
+                names[seat]: [characters[2 * seat], characters[2 * seat + 1]]
+                for seat in range(self.n)
+            },
+            "chests": {names[seat]: self.chest[seat] - 2 * seat + 1 for seat in range(self.n)},
+            "burgomaster": names[self.first_burgomaster],
+        }
+        if self.given_bag is not None:
+            scenario["bag"] = list(self.given_bag)
+        scenario["actions"] = [self.scenario_line(action) for action in self.history]
+        return scenario
+
+    def scenario_line(self, action: Action) -> dict[str, object]:
+        """One action as a scenario line: a house as ``<player>.1`` or ``.2``, a bet's
+        player by name, a kept coin as ``coin``, the leader as ``leader``."""
+        actor, verb = action.actor, action.verb
+        line: dict[str, object] = {
+            "actor": "leader" if actor == LEADER else self.names[actor],
+            "do": verb,
+        }
+        for arg in action.args:
+            if isinstance(arg, str):
+                line["card"] = arg
+            elif verb == "keep":
+                line["coin"] = arg
+            elif verb in HOUSE_VERBS:
+                line["target"] = self.house_name(arg)
+            else:
+                line["target"] = self.names[arg]
+        return line
 
     # ------------------------------------------------------------------ flow
     def next_phase(self) -> list[Step]:
@@ -273,14 +324,9 @@ def check_setup(
     spec: LupusburgSpec,
     burgomaster: int = 0,
 ) -> None:
-    """Refuse, with the reason, a deal the Lupusburg rules do not allow."""
+    """Refuse, with the reason, a deal the Lupusburg rules do not allow (the names
+    already passed ``player_names``)."""
     n = len(names)
-    if len(set(names)) != n or any(not name.strip() or "." in name for name in names):
-        raise SetupError("player names must be unique, not empty, and without a dot")
-    if not book.min_players <= n <= book.max_players:
-        raise SetupError(
-            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
-        )
     if len(characters) != n or any(len(pair) != 2 for pair in characters):
         raise SetupError("every player holds exactly two characters, one under each house")
     if len(chests) != n:

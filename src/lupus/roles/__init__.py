@@ -11,13 +11,14 @@ from collections.abc import Callable
 from lupus.engine.village import DeathHook
 from lupus.roles import captain, cupid, hunter
 from lupus.roles.avenger import AvengerStep
-from lupus.roles.base import VillageStep
+from lupus.roles.base import Ballot, VillageStep
 from lupus.roles.captain import ElectionStep
 from lupus.roles.couple import CoupleStep
 from lupus.roles.cupid import CupidStep, LoversStep
 from lupus.roles.day_vote import VoteStep
 from lupus.roles.detective import DetectiveStep
 from lupus.roles.doctor import DoctorStep
+from lupus.roles.little_girl import LittleGirlStep
 from lupus.roles.lynch import LynchStep
 from lupus.roles.mafia import MafiaStep
 from lupus.roles.nominations import BanishmentStep, DefenceStep, NominationsStep
@@ -32,6 +33,7 @@ STEPS: dict[str, Callable[[], VillageStep]] = {
     "cupid": CupidStep,
     "lovers": LoversStep,
     "seer": SeerStep,
+    "little_girl": LittleGirlStep,
     "werewolves": WerewolvesStep,
     "witch": WitchStep,
     "election": ElectionStep,
@@ -46,6 +48,21 @@ STEPS: dict[str, Callable[[], VillageStep]] = {
     "banishment": BanishmentStep,
     "lynch": LynchStep,
 }
+
+
+def carded_steps(steps: dict[str, Callable[[], VillageStep]]) -> dict[str, str]:
+    """Step id -> its ``wake`` card, for the steps that do nothing at all without that
+    card in the game (a ``Ballot`` with ``wake``: it announces nothing and waits for
+    nobody), so that a night leaves them out for a deck without it."""
+    carded: dict[str, str] = {}
+    for step_id, make in steps.items():
+        step = make()  # (read from a step, not its class: compiled, ``wake`` is a field)
+        if isinstance(step, Ballot) and step.wake is not None:
+            carded[step_id] = step.wake
+    return carded
+
+
+CARDED: dict[str, str] = carded_steps(STEPS)
 
 # The maffia roles need none: the Couple's partner dies in a later couple step, and the
 # Avenger's shot is his night step, not a reaction to his death.

@@ -36,6 +36,9 @@ class Ballot(VillageStep):
 
     ``wake`` names the card called (the step runs, and is announced, whenever that card
     is in the game, alive or not: skipping it would tell everyone the role is gone).
+    Without that card in the game the step does nothing at all, so a night leaves it
+    out for such a deck (``Cards``): a ``begin`` that overrides this one must not act
+    before ``Ballot.begin`` has checked the card.
 
     Each actor's options are built once, when first asked for, and kept for the whole
     step: a ballot's choices do not depend on the decisions recorded in it. A step whose

@@ -1,10 +1,19 @@
-"""The Little Girl: during the werewolves' step she may peep.
+"""The Little Girl: she may peep during the werewolves' step.
+
+She decides in a step of her own, called (``wake``) just before the werewolves' step
+whenever her card is in the game, alive or not, like every step: ``spy`` (she will
+peep while they choose) or ``pass``. The werewolves' step then waits for the pack
+alone, so that nothing the pack sees (its prompts, its victim, when they come) depends
+on whether she is alive: a werewolf who has chosen never waits for her.
 
 Peeping shows her the werewolves who opened their eyes and the victim they chose.
 A werewolf who stays asleep cannot be seen (the seeds give sleeping as the werewolves'
 way to lower the risk of being spied on) and cannot catch her. She is caught with
 probability ``little_girl_catch_chance``; then she is the victim instead, and the
-werewolves learn who she is.
+werewolves learn who she is. The chance is drawn whenever her card is in the game and
+a werewolf is awake, whether she spied, passed, is dead or out of the game: the game's
+generator moves on the same way whatever she did, so no later draw the pack sees (a
+tie broken) tells it anything about her.
 """
 
 from __future__ import annotations
@@ -12,26 +21,54 @@ from __future__ import annotations
 from lupus.engine.game import alone
 from lupus.engine.model import Prompt, bare
 from lupus.engine.village import VillageGame
+from lupus.roles.base import Ballot
 
 ROLE = "little-girl"
 
 
-def spies(g: VillageGame) -> list[int]:
-    return g.holders(ROLE) if g.in_deck(ROLE) else []
+class LittleGirlStep(Ballot):
+    """She decides whether she will peep during the werewolves' step that follows."""
+
+    id = "little_girl"
+    wake: str | None = ROLE
+
+    def who(self, g: VillageGame) -> list[int]:
+        return g.holders(ROLE)
+
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (bare(actor, "spy"), bare(actor, "pass"))
+
+    def resolve(self, g: VillageGame) -> None:
+        # A leader's close counts as a pass.
+        g.night.spying = [s for s in self.voters if self.picked_verb(s) == "spy"]
+
+    def picked_verb(self, actor: int) -> str | None:
+        action = self.choice.get(actor)
+        return None if action is None else action.verb
 
 
-def spy_prompts(actor: int) -> tuple[Prompt, ...]:
-    return (bare(actor, "spy"), bare(actor, "pass"))
+def watch(g: VillageGame, awake: list[int], victim: int | None) -> int | None:
+    """The pack has chosen: each girl who decided to peep sees it and may be caught.
+    Returns the night's victim (a girl caught, else the pack's)."""
+    if not g.in_deck(ROLE):
+        return victim
+    roll = g.rng.random() if awake else 1.0  # (drawn whatever she did: see above)
+    for girl in g.night.spying:
+        if g.alive[girl]:
+            victim = peep(g, girl, awake, victim, roll)
+    return victim
 
 
-def peep(g: VillageGame, girl: int, awake: list[int], victim: int | None) -> int | None:
+def peep(
+    g: VillageGame, girl: int, awake: list[int], victim: int | None, roll: float
+) -> int | None:
     """Show her what she sees; return the night's victim (herself if caught)."""
     if not awake:
         g.emit("spied_nothing", alone(girl))
         return victim
     g.emit("spied", alone(girl), roles={w: g.roles[w] for w in awake}, target=victim)
     chance = float(g.option("little_girl_catch_chance"))
-    if g.rng.random() < chance:
+    if roll < chance:
         witnesses = [*[s for s in g.living() if g.is_pack(s)], girl]
         g.emit("caught", witnesses, player=girl, role=g.roles[girl])
         return girl

@@ -6,7 +6,9 @@ seed: "If no werewolves open their eyes, they die of hunger and the villagers wi
 pack that stays wholly asleep starves: each living werewolf dies (cause ``hunger``, that
 night), his death sets off what any death does (a lover's heartbreak), the village is
 told at once and the villagers win.
-The Little Girl acts during this step (see ``little_girl``).
+The step waits for the pack alone: the Little Girl decides in her own step, before
+this one, whether she peeps during it (see ``little_girl``), so that what the pack sees
+never depends on whether she lives.
 """
 
 from __future__ import annotations
@@ -26,20 +28,16 @@ class WerewolvesStep(Ballot):
         self.pack = [s for s in g.living_seats if g.is_pack(s)]
         self.den = frozenset(self.pack)  # who sees the pack's choices
         self.victims = seats(g.living())  # every werewolf's choices
-        spies = little_girl.spies(g)
-        self.voters = tuple(sorted([*self.pack, *spies]) if spies else self.pack)
+        self.voters = tuple(self.pack)
         g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})
         return True
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        if actor in self.den:
-            return (Prompt(actor, "kill", self.victims), bare(actor, "sleep"))
-        return little_girl.spy_prompts(actor)
+        return (Prompt(actor, "kill", self.victims), bare(actor, "sleep"))
 
     def recorded(self, g: VillageGame, action: Action) -> None:
-        if action.actor in self.den:
-            target = action.args[0] if action.args else None
-            g.emit("pack_choice", self.den, player=action.actor, target=target)
+        target = action.args[0] if action.args else None
+        g.emit("pack_choice", self.den, player=action.actor, target=target)
 
     def resolve(self, g: VillageGame) -> None:
         awake = [w for w in self.pack if self.picked(w, "kill") is not None]
@@ -50,10 +48,7 @@ class WerewolvesStep(Ballot):
         named = tally([self.picked(w, "kill") for w in awake])
         victim = pick_one(g.rng, plurality(named)) if named else None
         g.emit("pack_victim", self.den, target=victim)
-        for girl in self.voters:
-            if girl not in self.pack and self.choice.get(girl, Action(girl, "pass")).verb == "spy":
-                victim = little_girl.peep(g, girl, awake, victim)
-        g.night.victim = victim
+        g.night.victim = little_girl.watch(g, awake, victim)
 
 
 def starve(g: VillageGame, pack: list[int], winner: str) -> None:

@@ -44,7 +44,14 @@ def load(rulebook_id: str) -> Rulebook:
 
 
 def load_file(path: Path) -> Rulebook:
-    return parse(path.read_text("utf-8"), str(path))
+    """A rulebook file, or RulebookError in one line saying why it cannot be."""
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise RulebookError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise RulebookError(f"{path}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
+    return parse(text, str(path))
 
 
 def parse(text: str, source: str) -> Rulebook:
@@ -52,14 +59,21 @@ def parse(text: str, source: str) -> Rulebook:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulebookError(f"{source}: not valid TOML: {exc}") from exc
+    except ValueError as exc:  # an integer longer than Python reads (4300 digits)
+        raise RulebookError(f"{source}: not valid TOML: a number has too many digits") from exc
+    except RecursionError as exc:
+        raise RulebookError(f"{source}: not valid TOML: nested too deeply") from exc
     try:
         book = Rulebook.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+            f"{'.'.join(_printable(str(p)) for p in err['loc']) or '(top)'}: "
+            f"{_printable(err['msg'], 300)}"
             for err in exc.errors()
         )
         raise RulebookError(f"{source}: {problems}") from exc
+    except RecursionError as exc:
+        raise RulebookError(f"{source}: nested too deeply") from exc
     from lupus.lupusburg.steps import check_steps as check_lupusburg_steps
     from lupus.roles import check_steps
 
@@ -69,3 +83,11 @@ def parse(text: str, source: str) -> Rulebook:
     except ValueError as exc:
         raise RulebookError(f"{source}: {exc}") from exc
     return book
+
+
+def _printable(text: str, most: int = 40) -> str:
+    """Text from a file quoted in a message on one line: characters that do not print
+    (line breaks, controls, invisible ones) escaped, and cut after ``most``."""
+    if not text.isprintable():
+        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
+    return text if len(text) <= most else text[:most] + "..."

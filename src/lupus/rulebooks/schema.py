@@ -8,7 +8,8 @@ a step does) are code in ``lupus.roles``.
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -37,8 +38,8 @@ class RoleSpec(_Strict):
 class OptionSpec(_Strict):
     type: Literal["bool", "int", "float", "choice"]
     default: OptionValue
-    min: float | None = None
-    max: float | None = None
+    min: float | None = Field(default=None, allow_inf_nan=False)
+    max: float | None = Field(default=None, allow_inf_nan=False)
     choices: tuple[str, ...] = ()
     help: dict[str, str] = Field(default_factory=dict)
 
@@ -48,28 +49,54 @@ class OptionSpec(_Strict):
         return self
 
     def check(self, value: object, what: str) -> OptionValue:
-        """Return ``value`` coerced to the option's type, or raise ValueError saying why."""
+        """Return ``value`` if it has the option's exact type and an allowed value, or
+        raise ValueError saying why.
+
+        Types are exact, so that a value means one thing in every process and every
+        file: a bool option takes true or false (not 1), an int option a whole number
+        written as one (not true, not 2.0), a float option a finite decimal number
+        written with its point (not 1, not true, not NaN or an infinity), a choice one
+        of its strings. Nothing is converted, and a string is never read as a number.
+        """
+        kind = type(value)
         if self.type == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{what} must be true or false, not {value!r}")
-            return value
+            if kind is not bool:
+                raise ValueError(f"{what} must be true or false, not {_shown(value)}")
+            return cast(bool, value)
         if self.type == "choice":
-            if not isinstance(value, str) or value not in self.choices:
-                raise ValueError(f"{what} must be one of {', '.join(self.choices)}, not {value!r}")
+            if kind is not str or value not in self.choices:
+                raise ValueError(
+                    f"{what} must be one of {', '.join(self.choices)}, not {_shown(value)}"
+                )
             return value
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"{what} must be a number, not {value!r}")
+        number: int | float
         if self.type == "int":
-            if int(value) != value:
-                raise ValueError(f"{what} must be a whole number, not {value!r}")
-            value = int(value)
+            if kind is not int:
+                raise ValueError(f"{what} must be a whole number such as 2, not {_shown(value)}")
+            number = cast(int, value)
         else:
-            value = float(value)
-        if self.min is not None and value < self.min:
-            raise ValueError(f"{what} must be at least {self.min:g}, not {value!r}")
-        if self.max is not None and value > self.max:
-            raise ValueError(f"{what} must be at most {self.max:g}, not {value!r}")
-        return value
+            if kind is not float:
+                raise ValueError(
+                    f"{what} must be a decimal number written with its point, such as 1.0, "
+                    f"not {_shown(value)}"
+                )
+            number = cast(float, value)
+            if not math.isfinite(number):
+                raise ValueError(f"{what} must be a finite number, not {_shown(value)}")
+        if self.min is not None and number < self.min:
+            raise ValueError(f"{what} must be at least {self.min:g}, not {_shown(number)}")
+        if self.max is not None and number > self.max:
+            raise ValueError(f"{what} must be at most {self.max:g}, not {_shown(number)}")
+        return number
+
+
+def _shown(value: object) -> str:
+    """A value quoted for a message on one short line (a huge number or string cut)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number too large"
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 WinWhen = Literal[
@@ -157,6 +184,10 @@ class Rulebook(_Strict):
     def _consistent(self) -> Rulebook:
         if self.min_players > self.max_players:
             raise ValueError("min_players is larger than max_players")
+        if not self.night.later and not self.day:
+            # The phases after the first night would wait on nobody: a game would run
+            # them one after the other forever.
+            raise ValueError("night.later and day are both empty: the game would never end")
         for role_id, role in self.roles.items():
             if role.faction not in self.factions:
                 raise ValueError(f"roles.{role_id}.faction: unknown faction {role.faction!r}")

@@ -206,29 +206,42 @@ WEIRD = st.one_of(
 
 
 @st.composite
-def malformed(draw: st.DrawFn, game: Game) -> Any:
-    """An action of a shape no honest client sends, often close to a legal one."""
+def malformed(draw: st.DrawFn, game: Game) -> tuple[Any, Any, Any] | Any:
+    """The parts of an action no honest client sends, often close to a legal one (or,
+    sometimes, something that is not an action at all)."""
     legal = [a for seat in [LEADER, *range(game.n)] for a in game.legal_actions(seat)]
     base = draw(st.sampled_from(legal)) if legal else Action(0, "vote", (0,))
     shape = draw(st.integers(0, 6))
     if shape == 0:
-        return Action(draw(WEIRD), base.verb, base.args)
+        return (draw(WEIRD), base.verb, base.args)
     if shape == 1:
-        return Action(base.actor, draw(WEIRD), base.args)
+        return (base.actor, draw(WEIRD), base.args)
     if shape == 2:
-        return Action(base.actor, base.verb, draw(WEIRD))
+        return (base.actor, base.verb, draw(WEIRD))
     if shape == 3:  # one argument replaced by something equal-looking or odd
         args = list(base.args) or [0]
         args[draw(st.integers(0, len(args) - 1))] = draw(WEIRD)
-        return Action(base.actor, base.verb, tuple(args))
+        return (base.actor, base.verb, tuple(args))
     if shape == 4:  # the same numbers as floats or booleans
         kind = draw(st.sampled_from([float, bool]))
-        return Action(
-            base.actor, base.verb, tuple(kind(a) if type(a) is int else a for a in base.args)
-        )
+        return (base.actor, base.verb, tuple(kind(a) if type(a) is int else a for a in base.args))
     if shape == 5:
-        return Action(True if base.actor == 1 else float(base.actor), base.verb, base.args)
+        return (True if base.actor == 1 else float(base.actor), base.verb, base.args)
     return draw(WEIRD)  # not an action at all
+
+
+def built(parts: Any) -> Any:
+    """An action of these parts, as a careless client would build it: compiled, the
+    constructor itself refuses a part of the wrong type (TypeError), and the untrusted
+    way in, ``Action.of``, must then refuse it too (IllegalAction)."""
+    if not isinstance(parts, tuple) or len(parts) != 3:
+        return parts  # not an action at all: for apply to refuse
+    try:
+        return Action(*parts)
+    except TypeError:
+        with pytest.raises(IllegalAction):
+            Action.of(*parts)
+        return None
 
 
 @settings(max_examples=60 * SCALE, **PROFILE)
@@ -244,9 +257,9 @@ def test_malformed_actions_are_refused_and_change_nothing(
         before = state(game)
         legal = {exact(a) for seat in [LEADER, *range(game.n)] for a in game.legal_actions(seat)}
         for _ in range(3):
-            bad = data.draw(malformed(game))
-            if exact(bad) in legal:
-                continue  # it came out legal after all
+            bad = built(data.draw(malformed(game)))
+            if bad is None or exact(bad) in legal:
+                continue  # refused when built, or it came out legal after all
             with pytest.raises(IllegalAction) as refused:
                 game.apply(bad)
             message = str(refused.value)
@@ -283,20 +296,27 @@ def state(game: Game) -> tuple[object, ...]:
 def test_the_issues_examples_are_refused() -> None:
     game = maffia_game()
     act(game, (0, "kill", 7), (1, "kill", 7), (2, "protect", 2))
-    for bad in (
-        Action(3, "inspect", (2.0,)),  # type: ignore[arg-type]
-        Action(True, "inspect", (2,)),  # type: ignore[arg-type]
-        Action(3, "inspect", (None,)),  # type: ignore[arg-type]
-        Action(3, "inspect", ([2],)),  # type: ignore[arg-type]
-        Action(3, "inspect", ((2,),)),  # type: ignore[arg-type]
-        Action(3, "inspect", (b"2",)),  # type: ignore[arg-type]
-        Action(3, "inspect", (10**5000,)),
-        Action(3, "inspect", [2]),  # type: ignore[arg-type]
-        Action(3, b"inspect", (2,)),  # type: ignore[arg-type]
+    for parts in (
+        (3, "inspect", (2.0,)),
+        (True, "inspect", (2,)),
+        (3, "inspect", (None,)),
+        (3, "inspect", ([2],)),
+        (3, "inspect", ((2,),)),
+        (3, "inspect", (b"2",)),
+        (3, "inspect", (10**5000,)),
+        (3, "inspect", [2.0]),
+        (3, b"inspect", (2,)),
+        (3.0, "inspect", (2,)),
         {"actor": 3, "verb": "inspect", "args": (2,)},
     ):
-        with pytest.raises(IllegalAction):
-            game.apply(bad)  # type: ignore[arg-type]
+        bad = built(parts)
+        if bad is not None:
+            with pytest.raises(IllegalAction):
+                game.apply(bad)
+        if isinstance(parts, tuple) and parts[2] != (10**5000,):
+            with pytest.raises(IllegalAction):
+                Action.of(*parts)
+    assert Action.of(3, "inspect", [2]) == Action(3, "inspect", (2,))  # JSON's list
     act(game, (3, "inspect", 2))  # the game is not bricked
     assert game.phase == "day"
 

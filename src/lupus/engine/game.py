@@ -22,7 +22,18 @@ from typing_extensions import TypeVar
 
 from lupus.engine import draw
 from lupus.engine.errors import IllegalAction, RulebookError
-from lupus.engine.model import LEADER, Action, Args, Death, Event, Outcome, Prompt
+from lupus.engine.model import (
+    LEADER,
+    Action,
+    Args,
+    Death,
+    Event,
+    Outcome,
+    Prompt,
+    bounded,
+    malformed_action,
+    well_formed,
+)
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
 from lupus.engine.views import alone as alone  # (where the roles import it from)
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -202,28 +213,32 @@ class Game:
                 self.step = nxt
 
     # ------------------------------------------------------------------ actors' way in
-    def prompts(self, actor: int | None = None) -> list[Prompt]:
+    def prompts(self, actor: object = None) -> list[Prompt]:
         """Open prompts (all, or one actor's). The leader's only prompt is ``close``.
 
-        ``actor`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError."""
+        ``actor`` is None (everyone), a seat (0 to n - 1) or LEADER; anything else
+        raises ValueError (a client's seat is checked, never trusted)."""
         if actor is None:
             if self.step is None or self.outcome is not None:
                 return []
             return [*self.step.prompts(self), CLOSE]
-        return list(self.open_prompts(actor))
+        return list(self.prompts_of(self.check_seat(actor)))
 
     def check_seat(self, seat: object) -> int:
         """``seat`` if it is a seat of this game or LEADER, else ValueError saying so
         (a bool, a float or a seat past the table is no seat)."""
-        if type(seat) is not int or not (seat == LEADER or 0 <= seat < self.n):
-            raise ValueError(
-                f"there is no seat {bounded(seat)} (seats 0 to {self.n - 1}, or LEADER)"
-            )
-        return seat
+        if type(seat) is int:
+            assert isinstance(seat, int)
+            if seat == LEADER or 0 <= seat < self.n:
+                return seat
+        raise ValueError(f"there is no seat {bounded(seat)} (seats 0 to {self.n - 1}, or LEADER)")
 
-    def open_prompts(self, actor: int) -> tuple[Prompt, ...]:
+    def open_prompts(self, actor: object) -> tuple[Prompt, ...]:
         """One actor's open prompts, as the step hands them out (do not change them)."""
-        self.check_seat(actor)
+        return self.prompts_of(self.check_seat(actor))
+
+    def prompts_of(self, actor: int) -> tuple[Prompt, ...]:
+        """``open_prompts`` of a seat already checked (the engine's own path)."""
         step = self.step
         if step is None or self.outcome is not None:
             return ()
@@ -243,12 +258,13 @@ class Game:
             return None
         return self.step.first_waiting(self)
 
-    def legal_actions(self, actor: int) -> list[Action]:
+    def legal_actions(self, actor: object) -> list[Action]:
         """Every action ``actor`` (a seat or LEADER) may take now."""
-        prompts = self.open_prompts(actor)
-        return [Action(actor, p.verb, args) for p in prompts for args in p.choices]
+        seat = self.check_seat(actor)
+        prompts = self.prompts_of(seat)
+        return [Action(seat, p.verb, args) for p in prompts for args in p.choices]
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: object) -> None:
         """Apply one action, or raise IllegalAction and change nothing.
 
         Nothing is trusted: the action must be an ``Action`` whose actor is a seat of
@@ -256,9 +272,9 @@ class Game:
         arguments a tuple of ints and strings (exact types: 2.0 and True are not 2 and
         1), listed by one of the actor's open prompts.
         """
-        malformed = malformed_action(action, self.n)
-        if malformed is not None:
-            raise IllegalAction(malformed)
+        if type(action) is not Action or not well_formed(action, self.n):
+            raise IllegalAction(malformed_action(action, self.n) or "that is not an action")
+        assert isinstance(action, Action)
         step = self.step
         if self.outcome is not None or step is None:
             raise IllegalAction("the game is over")
@@ -339,7 +355,7 @@ class Game:
     def house_name(self, house: int) -> str:
         return str(house)
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``.
 
         ``seat`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError."""
@@ -449,46 +465,6 @@ def count_cards(*cards: Sequence[str]) -> dict[str, int]:
         for card in group:
             counts[card] = counts.get(card, 0) + 1
     return counts
-
-
-def malformed_action(action: object, seats: int) -> str | None:
-    """Why ``action`` is not even an action of this game, in words a player understands
-    (None: well formed). Types are exact: a prompt lists ints and strings, and
-    ``2.0 == 2`` or ``True == 1`` must not let a float or a bool through to a step."""
-    if type(action) is not Action:
-        return "that is not an action"
-    assert isinstance(action, Action)
-    actor = action.actor
-    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
-        return f"there is no player number {bounded(actor)}"
-    if type(action.verb) is not str:
-        return f"{bounded(action.verb)} is not something a player can do"
-    args = action.args
-    if type(args) is not tuple:
-        return "an action's choices must be listed as a tuple"
-    for arg in args:
-        kind = type(arg)
-        if kind is not int and kind is not str:
-            return f"{bounded(arg)} is not a player, a card or a number this game knows"
-    return None
-
-
-def bounded(value: object) -> str:
-    """A short, safe rendering of something a client sent (for error messages): huge
-    numbers and long texts are cut, and a value whose ``repr`` fails is named by type."""
-    if type(value) is int:
-        assert isinstance(value, int)
-        if -(10**9) < value < 10**9:
-            return str(value)
-        return "a number out of range"
-    if type(value) is str and value.isprintable():
-        text = str(value)
-    else:
-        try:
-            text = repr(value)  # (a string with line breaks or controls: escaped)
-        except Exception:  # (a malicious __repr__, a number too long to print)
-            return f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def listed(args: Args, choices: tuple[Args, ...]) -> bool:

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import ClassVar, Final, final
 
+from lupus.engine.errors import IllegalAction
+
 LEADER: Final = -1
 PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event.seen_by)
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
@@ -76,6 +78,33 @@ class Action(Value):
         self.actor: Final = actor
         self.verb: Final = verb
         self.args: Final = args
+
+    @staticmethod
+    def of(actor: object, verb: object, args: object = ()) -> Action:
+        """An action from parts a client sent (decoded JSON, a form), or IllegalAction
+        saying what is wrong: the one way to build an action from untrusted input.
+
+        The constructor trusts its caller (compiled, it refuses a part of the wrong
+        type with a TypeError, and does not look inside ``args``); ``Game.apply`` checks
+        every action again, exactly, whoever built it. A list of arguments is taken as
+        a tuple (JSON has no tuples).
+        """
+        if type(args) is list:
+            assert isinstance(args, list)
+            args = tuple(args)
+        if type(actor) is not int:
+            raise IllegalAction(f"there is no player number {bounded(actor)}")
+        if type(verb) is not str:
+            raise IllegalAction(f"{bounded(verb)} is not something a player can do")
+        if type(args) is not tuple:
+            raise IllegalAction("an action's choices must be listed")
+        assert isinstance(actor, int) and isinstance(verb, str) and isinstance(args, tuple)
+        for arg in args:
+            if type(arg) is not int and type(arg) is not str:
+                raise IllegalAction(
+                    f"{bounded(arg)} is not a player, a card or a number this game knows"
+                )
+        return Action(actor, verb, args)
 
 
 @final
@@ -258,3 +287,61 @@ class Outcome(Value):
         self.reason: Final = reason
         # A copy: the game-over event's data must not be changed through the outcome.
         self.scores: Final[Mapping[int, int]] = {} if scores is None else dict(scores)
+
+
+def well_formed(action: Action, seats: int) -> bool:
+    """Whether an action's parts have exactly the types a prompt lists (the fast check
+    ``apply`` runs on every action; ``malformed_action`` says why not)."""
+    actor = action.actor
+    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
+        return False
+    if type(action.verb) is not str:
+        return False
+    args = action.args
+    if type(args) is not tuple:
+        return False
+    for arg in args:
+        kind = type(arg)
+        if kind is not int and kind is not str:
+            return False
+    return True
+
+
+def malformed_action(action: object, seats: int) -> str | None:
+    """Why ``action`` is not even an action of this game, in words a player understands
+    (None: well formed). Types are exact: a prompt lists ints and strings, and
+    ``2.0 == 2`` or ``True == 1`` must not let a float or a bool through to a step."""
+    if type(action) is not Action:
+        return "that is not an action"
+    assert isinstance(action, Action)
+    actor = action.actor
+    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
+        return f"there is no player number {bounded(actor)}"
+    if type(action.verb) is not str:
+        return f"{bounded(action.verb)} is not something a player can do"
+    args = action.args
+    if type(args) is not tuple:
+        return "an action's choices must be listed as a tuple"
+    for arg in args:
+        kind = type(arg)
+        if kind is not int and kind is not str:
+            return f"{bounded(arg)} is not a player, a card or a number this game knows"
+    return None
+
+
+def bounded(value: object) -> str:
+    """A short, safe rendering of something a client sent (for error messages): huge
+    numbers and long texts are cut, and a value whose ``repr`` fails is named by type."""
+    if type(value) is int:
+        assert isinstance(value, int)
+        if -(10**9) < value < 10**9:
+            return str(value)
+        return "a number out of range"
+    if type(value) is str and value.isprintable():
+        text = str(value)
+    else:
+        try:
+            text = repr(value)  # (a string with line breaks or controls: escaped)
+        except Exception:  # (a malicious __repr__, a number too long to print)
+            return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."

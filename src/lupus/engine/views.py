@@ -346,7 +346,7 @@ def view_of(game: Game, seat: int) -> View:
         game.phase,
         game.number,
         ledger.visible(seat),
-        game.open_prompts(seat),
+        game.prompts_of(seat),
         game.outcome is not None,
         game.state_id if seat == LEADER else ledger.count(seat) + game.acted[seat],
     )

@@ -135,8 +135,8 @@ def reachable_events(root: object) -> list[Event]:
 
 def check_view_holds_only_its_seat(game: Game, seat: int) -> None:
     view = game.view(seat)
-    for ev in reachable_events(view):
-        assert ev.audience is None or seat in ev.audience, f"view of {seat} reaches {ev}"
+    for ev in reachable_events(view):  # public, to this seat, or anonymous: no one else
+        assert not (ev.audience or frozenset()) - {seat}, f"view of {seat} reaches {ev}"
     for ev in view.events:
         assert ev.audience is None or ev.audience == frozenset({seat}), ev
     text = json.dumps(view.to_json())

@@ -35,7 +35,6 @@ from lupus.engine.model import (
     well_formed,
 )
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
-from lupus.engine.views import alone as alone  # (where the roles import it from)
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 G = TypeVar("G", bound="Game", default="Game")

@@ -27,6 +27,14 @@ Arg = int | str
 Args = tuple[Arg, ...]
 
 
+_ALONE: Final[tuple[frozenset[int], ...]] = tuple([frozenset((seat,)) for seat in range(256)])
+
+
+def alone(seat: int) -> frozenset[int]:
+    """The audience of one seat (built once: a game tells each player his own news)."""
+    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
+
+
 class Value:
     """Equal, hashed and shown by the fields its class lists in ``FIELDS``.
 
@@ -225,8 +233,8 @@ class Event(Value):
         key = PUBLIC if audience is None else seat  # a public event: one twin for all
         twin = twins.get(key)
         if twin is None:
-            if audience is not None and seat != LEADER and audience != frozenset((seat,)):
-                audience = frozenset((seat,))
+            if audience is not None and seat != LEADER:
+                audience = alone(seat)
             data = frozen_data(self.data)
             twin = Event(self.kind, audience, data, self.phase, self.number)
             twin._twins = {key: twin}

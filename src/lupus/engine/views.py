@@ -44,7 +44,7 @@ class View(Value):
     A small immutable object, so that a simulation can afford one at every decision:
     the public setup is one shared, read-only object, ``options`` is copied only when
     read, and ``events`` is built when first read, from the seat's own lists of the
-    ledger (``Visible``): the public events and the events told to this seat, of
+    ledger: the public events and the events told to this seat, of
     which the view reads the first ones, as many as there were when it was made. A view
     refers to nothing else of the game: serialised by reflection it shows only what its
     seat may know (``to_json`` is the documented way to turn it into JSON).
@@ -56,7 +56,9 @@ class View(Value):
 
     __slots__ = (
         "_events",
-        "_seen",
+        "_marks",
+        "_private",
+        "_public",
         "_upto",
         "finished",
         "number",
@@ -96,25 +98,32 @@ class View(Value):
         self.finished: Final = finished
         self.state_id: Final = state_id
         self._events: tuple[Event, ...] | None = events
-        self._seen: Visible | None = None
+        self._public: list[Event] = NO_EVENTS
+        self._private: list[Event] = NO_EVENTS
+        self._marks: list[int] = NO_MARKS
         self._upto = 0
 
     @staticmethod
-    def of_seen(
+    def of_lists(
         seat: int,
         setup: PublicSetup,
         phase: str,
         number: int,
-        seen: Visible,
+        public: list[Event],
+        private: list[Event],
+        marks: list[int],
         prompts: tuple[Prompt, ...],
         finished: bool,
         state_id: int,
     ) -> View:
-        """A view of the events ``seen`` holds now, read (and copied) only if asked for."""
+        """A view of the events these lists hold now (see ``Ledger``), read (and
+        copied) only if asked for."""
         view = View(seat, setup, phase, number, (), prompts, finished, state_id)
         view._events = None
-        view._seen = seen
-        view._upto = seen.count()
+        view._public = public
+        view._private = private
+        view._marks = marks
+        view._upto = len(public) + len(private)
         return view
 
     @property
@@ -123,11 +132,10 @@ class View(Value):
         (read-only copies: see ``Event.seen_by``)."""
         events = self._events
         if events is None:
-            seen = self._seen
-            assert seen is not None
-            events = seen.read(self.seat, self._upto)
+            events = merged(self.seat, self._upto, self._public, self._private, self._marks)
             self._events = events
-            self._seen = None
+            self._public = self._private = NO_EVENTS
+            self._marks = NO_MARKS
         return events
 
     def __repr__(self) -> str:
@@ -225,14 +233,6 @@ def role_facts(event: Event) -> list[tuple[int, str]]:
     return facts
 
 
-_ALONE: Final[tuple[frozenset[int], ...]] = tuple([frozenset((seat,)) for seat in range(256)])
-
-
-def alone(seat: int) -> frozenset[int]:
-    """The audience of one seat (built once: a game tells each player his own news)."""
-    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
-
-
 def event_json(event: Event) -> dict[str, object]:
     """One event as plain JSON data (see ``View.to_json``)."""
     audience = event.audience
@@ -260,9 +260,11 @@ class Ledger:
 
     Events are filed by audience as they are recorded: a public event once, in the
     public list, a private one in the list of each seat of its audience (with how many
-    public events came before it, to merge the two in order when a view is read). A
-    view then refers to its seat's lists only (``Visible``), never to the ledger, and
-    a seat's count of visible events is known without reading them.
+    public events came before it, to merge the two in order when a view is read). An
+    event told to several seats is filed for each as an anonymous copy (its audience
+    empty): nothing reachable from a seat's list names who else was told. A view then
+    refers to its seat's lists only, never to the ledger, and a seat's count of visible
+    events is the lengths of its lists.
     """
 
     def __init__(self, seats: int) -> None:
@@ -271,10 +273,6 @@ class Ledger:
         # Per seat: the events told to it, and the public count before each one.
         self.private: list[list[Event]] = [[] for _ in range(seats)]
         self.marks: list[list[int]] = [[] for _ in range(seats)]
-        self.seen: list[Visible] = [
-            Visible(self.public, self.private[s], self.marks[s]) for s in range(seats)
-        ]
-        self.everything = Visible(self.all, [], [])  # the leader's
 
     def record(self, event: Event) -> None:
         self.all.append(event)
@@ -284,69 +282,59 @@ class Ledger:
             return
         before = len(self.public)
         private, marks = self.private, self.marks
+        told = event
+        if len(audience) > 1:
+            told = Event(event.kind, ANONYMOUS, event.data, event.phase, event.number)
         for seat in audience:
             if 0 <= seat < len(private):
-                # A seat's list holds the event as told to that seat alone: nothing
-                # reachable from its view names who else was told.
-                mine = event
-                if len(audience) > 1:
-                    mine = Event(event.kind, alone(seat), event.data, event.phase, event.number)
-                private[seat].append(mine)
+                private[seat].append(told)
                 marks[seat].append(before)
 
-    def visible(self, seat: int) -> Visible:
-        """What ``seat`` may see (LEADER: everything), as the lists grow."""
-        return self.everything if seat == LEADER else self.seen[seat]
 
-    def count(self, seat: int) -> int:
-        """How many events ``seat`` may see now (LEADER: all)."""
-        if seat == LEADER:
-            return len(self.all)
-        return len(self.public) + len(self.private[seat])
+ANONYMOUS: Final[frozenset[int]] = frozenset()
+NO_EVENTS: Final[list[Event]] = []  # (never appended to: a read view's lists)
+NO_MARKS: Final[list[int]] = []
 
 
-@final
-class Visible:
-    """One seat's events, as they grow: the public ones (or, for the leader, all) and
-    those told to this seat, with how many public events came before each."""
-
-    def __init__(self, public: list[Event], private: list[Event], marks: list[int]) -> None:
-        self.public: Final = public
-        self.private: Final = private
-        self.marks: Final = marks
-
-    def count(self) -> int:
-        return len(self.public) + len(self.private)
-
-    def read(self, seat: int, upto: int) -> tuple[Event, ...]:
-        """The first ``upto`` events, in order, as ``seat`` sees them."""
-        public, private, marks = self.public, self.private, self.marks
-        out: list[Event] = []
-        taken = 0  # public events taken so far
-        for i in range(len(private)):
-            if len(out) >= upto:
-                break
-            mark = marks[i]
-            while taken < mark and len(out) < upto:
-                out.append(public[taken].seen_by(seat))
-                taken += 1
-            if len(out) < upto:
-                out.append(private[i].seen_by(seat))
-        while len(out) < upto and taken < len(public):
+def merged(
+    seat: int, upto: int, public: list[Event], private: list[Event], marks: list[int]
+) -> tuple[Event, ...]:
+    """The first ``upto`` events of a seat's lists, in order, as ``seat`` sees them."""
+    out: list[Event] = []
+    taken = 0  # public events taken so far
+    for i in range(len(private)):
+        if len(out) >= upto:
+            break
+        mark = marks[i]
+        while taken < mark and len(out) < upto:
             out.append(public[taken].seen_by(seat))
             taken += 1
-        return tuple(out)
+        if len(out) < upto:
+            out.append(private[i].seen_by(seat))
+    while len(out) < upto and taken < len(public):
+        out.append(public[taken].seen_by(seat))
+        taken += 1
+    return tuple(out)
 
 
 def view_of(game: Game, seat: int) -> View:
+    """``game.view`` of a seat already checked (the simulator's path)."""
     ledger = game.ledger
-    return View.of_seen(
+    if seat == LEADER:
+        public, private, marks, state_id = ledger.all, NO_EVENTS, NO_MARKS, game.state_id
+    else:
+        public, private = ledger.public, ledger.private[seat]
+        marks = ledger.marks[seat]
+        state_id = len(public) + len(private) + game.acted[seat]
+    return View.of_lists(
         seat,
         game.public,
         game.phase,
         game.number,
-        ledger.visible(seat),
+        public,
+        private,
+        marks,
         game.prompts_of(seat),
         game.outcome is not None,
-        game.state_id if seat == LEADER else ledger.count(seat) + game.acted[seat],
+        state_id,
     )

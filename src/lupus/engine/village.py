@@ -12,8 +12,8 @@ from functools import cache
 from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import KEPT, Game, Step, alone, count_cards, per_rulebook
-from lupus.engine.model import LEADER, Action, Death, Outcome
+from lupus.engine.game import KEPT, Game, Step, count_cards, per_rulebook
+from lupus.engine.model import LEADER, Action, Death, Outcome, alone
 from lupus.engine.names import player_names
 from lupus.rulebooks.schema import OptionValue, Rulebook
 

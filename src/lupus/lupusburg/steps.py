@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from lupus.engine.draw import choice, shuffle
-from lupus.engine.game import Step, alone
-from lupus.engine.model import Action, Args, Prompt, bare, one_each
+from lupus.engine.game import Step
+from lupus.engine.model import Action, Args, Prompt, alone, bare, one_each
 from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks.schema import Rulebook
 

@@ -11,8 +11,7 @@ An Avenger murdered tonight still wakes and shoots: the murder takes effect at d
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Prompt
+from lupus.engine.model import Prompt, alone
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 

@@ -12,8 +12,7 @@ of the murder, so a murdered Detective, Couple member or Avenger still wakes ton
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Prompt, alone
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 

@@ -18,8 +18,7 @@ tie broken) tells it anything about her.
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Prompt, bare
+from lupus.engine.model import Prompt, alone, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot
 

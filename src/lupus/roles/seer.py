@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Prompt
+from lupus.engine.model import Prompt, alone
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 

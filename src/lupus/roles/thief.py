@@ -6,8 +6,7 @@ the middle; the card he takes is his role for the rest of the game.
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.model import Action, Prompt, alone, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot
 

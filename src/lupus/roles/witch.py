@@ -7,8 +7,7 @@ tit-albert option ``longanis_potions = 1`` allows one potion in all, her choice.
 
 from __future__ import annotations
 
-from lupus.engine.game import alone
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.model import Action, Prompt, alone, bare
 from lupus.engine.village import VillageGame
 from lupus.roles.base import Ballot, seats
 

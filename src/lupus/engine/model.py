@@ -232,6 +232,13 @@ class Event(Value):
         audience = self.audience
         key = PUBLIC if audience is None else seat  # a public event: one twin for all
         twin = twins.get(key)
+        if twin is None and audience is not None and not audience:
+            # An anonymous copy, filed for several seats (``Ledger.record``): its twin
+            # is not kept on it, where another seat's view could reach it; the seat's
+            # own list keeps it instead.
+            twin = Event(self.kind, alone(seat), frozen_data(self.data), self.phase, self.number)
+            twin._twins = {key: twin}
+            return twin
         if twin is None:
             if audience is not None and seat != LEADER:
                 audience = alone(seat)

@@ -310,7 +310,11 @@ def merged(
             out.append(public[taken].seen_by(seat))
             taken += 1
         if len(out) < upto:
-            out.append(private[i].seen_by(seat))
+            event = private[i]
+            twin = event.seen_by(seat)
+            if twin is not event and not event.audience:
+                private[i] = twin  # (an anonymous copy's twin is kept in the seat's list)
+            out.append(twin)
     while len(out) < upto and taken < len(public):
         out.append(public[taken].seen_by(seat))
         taken += 1

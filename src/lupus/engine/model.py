@@ -35,6 +35,10 @@ def alone(seat: int) -> frozenset[int]:
     return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
 
 
+SOLO: Final[dict[frozenset[int], int]] = {audience: seat for seat, audience in enumerate(_ALONE)}
+"""The seat of a one-seat audience (the ledger files these without iterating a set)."""
+
+
 class Value:
     """Equal, hashed and shown by the fields its class lists in ``FIELDS``.
 
@@ -192,7 +196,7 @@ class Event(Value):
     the secrecy property tests can find every such fact.
     """
 
-    __slots__ = ("_twins", "audience", "data", "kind", "number", "phase")
+    __slots__ = ("_twins", "audience", "data", "kind", "number", "phase", "seq")
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
         "audience",
@@ -215,6 +219,7 @@ class Event(Value):
         self.phase: Final = phase
         self.number: Final = number
         self._twins: dict[int, Event] | None = None
+        self.seq = -1  # its place in the game's ledger, set when recorded
 
     def seen_by(self, seat: int) -> Event:
         """This event as ``seat``'s view hands it out (LEADER: the leader's).
@@ -238,6 +243,7 @@ class Event(Value):
             # own list keeps it instead.
             twin = Event(self.kind, alone(seat), frozen_data(self.data), self.phase, self.number)
             twin._twins = {key: twin}
+            twin.seq = self.seq
             return twin
         if twin is None:
             if audience is not None and seat != LEADER:
@@ -245,6 +251,7 @@ class Event(Value):
             data = frozen_data(self.data)
             twin = Event(self.kind, audience, data, self.phase, self.number)
             twin._twins = {key: twin}
+            twin.seq = self.seq
             twins[key] = twin
         return twin
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
-from lupus.engine.model import LEADER, Event, Prompt, Value
+from lupus.engine.model import LEADER, SOLO, Event, Prompt, Value
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class View(Value):
 
     __slots__ = (
         "_events",
-        "_marks",
+        "_npublic",
         "_private",
         "_public",
         "_upto",
@@ -100,7 +100,7 @@ class View(Value):
         self._events: tuple[Event, ...] | None = events
         self._public: list[Event] = NO_EVENTS
         self._private: list[Event] = NO_EVENTS
-        self._marks: list[int] = NO_MARKS
+        self._npublic = 0
         self._upto = 0
 
     @staticmethod
@@ -111,7 +111,6 @@ class View(Value):
         number: int,
         public: list[Event],
         private: list[Event],
-        marks: list[int],
         prompts: tuple[Prompt, ...],
         finished: bool,
         state_id: int,
@@ -122,8 +121,8 @@ class View(Value):
         view._events = None
         view._public = public
         view._private = private
-        view._marks = marks
-        view._upto = len(public) + len(private)
+        view._npublic = len(public)
+        view._upto = len(private)
         return view
 
     @property
@@ -132,10 +131,9 @@ class View(Value):
         (read-only copies: see ``Event.seen_by``)."""
         events = self._events
         if events is None:
-            events = merged(self.seat, self._upto, self._public, self._private, self._marks)
+            events = merged(self.seat, self._npublic, self._upto, self._public, self._private)
             self._events = events
             self._public = self._private = NO_EVENTS
-            self._marks = NO_MARKS
         return events
 
     def __repr__(self) -> str:
@@ -258,64 +256,65 @@ def plain(value: object) -> object:
 class Ledger:
     """Every event in order, and what each seat may see of them.
 
-    Events are filed by audience as they are recorded: a public event once, in the
-    public list, a private one in the list of each seat of its audience (with how many
-    public events came before it, to merge the two in order when a view is read). An
-    event told to several seats is filed for each as an anonymous copy (its audience
-    empty): nothing reachable from a seat's list names who else was told. A view then
-    refers to its seat's lists only, never to the ledger, and a seat's count of visible
+    Events are filed by audience as they are recorded, each with its place in the
+    ledger (``Event.seq``): a public event once, in the public list, a private one in
+    the list of each seat of its audience. An event told to several seats is filed for
+    each as one anonymous copy (its audience empty): nothing reachable from a seat's
+    list names who else was told. A view then refers to its seat's two lists only,
+    never to the ledger, and merges them by place when read; a seat's count of visible
     events is the lengths of its lists.
     """
 
     def __init__(self, seats: int) -> None:
         self.all: list[Event] = []
         self.public: list[Event] = []
-        # Per seat: the events told to it, and the public count before each one.
         self.private: list[list[Event]] = [[] for _ in range(seats)]
-        self.marks: list[list[int]] = [[] for _ in range(seats)]
 
     def record(self, event: Event) -> None:
-        self.all.append(event)
+        everything = self.all
+        event.seq = len(everything)
+        everything.append(event)
         audience = event.audience
         if audience is None:
             self.public.append(event)
             return
-        before = len(self.public)
-        private, marks = self.private, self.marks
-        told = event
-        if len(audience) > 1:
-            told = Event(event.kind, ANONYMOUS, event.data, event.phase, event.number)
-        for seat in audience:
-            if 0 <= seat < len(private):
-                private[seat].append(told)
-                marks[seat].append(before)
+        private = self.private
+        seat = SOLO.get(audience, -1)
+        if seat >= 0:
+            if seat < len(private):
+                private[seat].append(event)
+            return
+        if not audience:
+            return  # the leader's alone
+        told = Event(event.kind, ANONYMOUS, event.data, event.phase, event.number)
+        told.seq = event.seq
+        for member in audience:
+            if 0 <= member < len(private):
+                private[member].append(told)
 
 
 ANONYMOUS: Final[frozenset[int]] = frozenset()
 NO_EVENTS: Final[list[Event]] = []  # (never appended to: a read view's lists)
-NO_MARKS: Final[list[int]] = []
 
 
 def merged(
-    seat: int, upto: int, public: list[Event], private: list[Event], marks: list[int]
+    seat: int, npublic: int, nprivate: int, public: list[Event], private: list[Event]
 ) -> tuple[Event, ...]:
-    """The first ``upto`` events of a seat's lists, in order, as ``seat`` sees them."""
+    """The first ``npublic`` and ``nprivate`` events of a seat's lists, merged in the
+    ledger's order, as ``seat`` sees them."""
     out: list[Event] = []
     taken = 0  # public events taken so far
-    for i in range(len(private)):
-        if len(out) >= upto:
-            break
-        mark = marks[i]
-        while taken < mark and len(out) < upto:
+    for i in range(nprivate):
+        event = private[i]
+        place = event.seq
+        while taken < npublic and public[taken].seq < place:
             out.append(public[taken].seen_by(seat))
             taken += 1
-        if len(out) < upto:
-            event = private[i]
-            twin = event.seen_by(seat)
-            if twin is not event and not event.audience:
-                private[i] = twin  # (an anonymous copy's twin is kept in the seat's list)
-            out.append(twin)
-    while len(out) < upto and taken < len(public):
+        twin = event.seen_by(seat)
+        if twin is not event and not event.audience:
+            private[i] = twin  # (an anonymous copy's twin is kept in the seat's list)
+        out.append(twin)
+    while taken < npublic:
         out.append(public[taken].seen_by(seat))
         taken += 1
     return tuple(out)
@@ -325,10 +324,9 @@ def view_of(game: Game, seat: int) -> View:
     """``game.view`` of a seat already checked (the simulator's path)."""
     ledger = game.ledger
     if seat == LEADER:
-        public, private, marks, state_id = ledger.all, NO_EVENTS, NO_MARKS, game.state_id
+        public, private, state_id = ledger.all, NO_EVENTS, game.state_id
     else:
         public, private = ledger.public, ledger.private[seat]
-        marks = ledger.marks[seat]
         state_id = len(public) + len(private) + game.acted[seat]
     return View.of_lists(
         seat,
@@ -337,7 +335,6 @@ def view_of(game: Game, seat: int) -> View:
         game.number,
         public,
         private,
-        marks,
         game.prompts_of(seat),
         game.outcome is not None,
         state_id,

@@ -31,6 +31,7 @@ from lupus.engine.model import (
     Outcome,
     Prompt,
     bounded,
+    exact_args,
     malformed_action,
     well_formed,
 )
@@ -294,7 +295,11 @@ class Game:
             else:
                 reason = step.refusal(self, action) if mine else None
                 raise IllegalAction(reason or self._refusal(action, mine))
-            args = prompt.normalize(action.args) if prompt.unordered else action.args
+            args = action.args
+            if prompt.unordered:  # (sorting needs ints and strings)
+                if not exact_args(args):
+                    raise IllegalAction(self._bad_args(action, prompt))
+                args = prompt.normalize(args)
             if not listed(args, prompt.choices):
                 reason = step.refusal(self, action)
                 raise IllegalAction(reason or self._bad_args(action, prompt))
@@ -467,12 +472,17 @@ def count_cards(*cards: Sequence[str]) -> dict[str, int]:
 
 
 def listed(args: Args, choices: tuple[Args, ...]) -> bool:
-    """Whether ``args`` is one of ``choices``. Most actions hand back one of the very
-    tuples their prompt listed: those are found by identity, before any comparison."""
+    """Whether ``args`` is one of ``choices``, with exactly its types. Most actions hand
+    back one of the very tuples their prompt listed: those are found by identity,
+    before any comparison; an equal tuple must also hold the same types (``2.0 == 2``
+    and ``True == 1``, but a prompt lists ints and strings only)."""
     for choice in choices:
         if choice is args:
             return True
-    return args in choices
+    for choice in choices:
+        if choice == args:
+            return all(type(args[i]) is type(choice[i]) for i in range(len(args)))
+    return False
 
 
 def pick_one(rng: random.Random, tied: list[int]) -> int:

@@ -237,7 +237,7 @@ class Event(Value):
         audience = self.audience
         key = PUBLIC if audience is None else seat  # a public event: one twin for all
         twin = twins.get(key)
-        if twin is None and audience is not None and not audience:
+        if twin is None and audience is not None and not audience and seat != LEADER:
             # An anonymous copy, filed for several seats (``Ledger.record``): its twin
             # is not kept on it, where another seat's view could reach it; the seat's
             # own list keeps it instead.
@@ -319,9 +319,12 @@ def well_formed(action: Action, seats: int) -> bool:
         return False
     if type(action.verb) is not str:
         return False
-    args = action.args
-    if type(args) is not tuple:
-        return False
+    # Its arguments' types are checked against the prompt's choices (``listed``).
+    return type(action.args) is tuple
+
+
+def exact_args(args: tuple[object, ...]) -> bool:
+    """Whether every argument is exactly an int or a str."""
     for arg in args:
         kind = type(arg)
         if kind is not int and kind is not str:

@@ -14,6 +14,7 @@ from lupus.engine.draw import seeded
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.engine.setup import new_game
+from lupus.engine.views import view_of
 from lupus.engine.village import VillageGame
 from lupus.lupusburg.game import LupusburgGame
 from lupus.rulebooks import load
@@ -104,7 +105,8 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
         # (a mafia that cannot agree), is closed, as a server's timer would.
         if seat is not None and budget <= patience:
-            game.apply(bots[seat].act(game.view(seat), rng))
+            # (``view_of``: the seat comes from the game itself, nothing to check)
+            game.apply(bots[seat].act(view_of(game, seat), rng))
         else:
             game.apply(TIMER)
         actions += 1

@@ -23,10 +23,7 @@ import statistics
 import time
 
 from lupus import scenario as sc
-from lupus.engine.deal import deal
-from lupus.engine.draw import seeded
 from lupus.engine.game import Game
-from lupus.engine.setup import new_game
 from lupus.sim import selfplay
 from lupus.sim.config import SimConfig
 
@@ -46,19 +43,7 @@ def long_game(config: SimConfig, actions: int) -> Game:
         full, count = selfplay.play(table, index)
         if count < actions:
             continue
-        rng = seeded(selfplay.game_seed(table.seed, index))
-        dealt = deal(table.book, table.players, table.counts, rng, table.options)
-        game = new_game(
-            table.book,
-            table.names,
-            dealt.roles,
-            dealt.extra_cards,
-            dict(table.options),
-            seed=rng.getrandbits(63),
-            characters=dealt.characters,
-            chests=dealt.chests,
-            burgomaster=dealt.burgomaster,
-        )
+        game, _ = selfplay.set_up(table, index)
         for action in full.history[:actions]:
             game.apply(action)
         return game

@@ -18,8 +18,6 @@ from hypothesis import strategies as st
 
 import playout
 from lupus import scenario as sc
-from lupus.engine.deal import deal
-from lupus.engine.draw import seeded
 from lupus.engine.game import Game
 from lupus.engine.model import Action
 from lupus.engine.setup import new_game
@@ -97,19 +95,7 @@ def selfplay_game(config: SimConfig, index: int, cut: int | None) -> Game:
     its end), set up as ``selfplay.play`` sets it up, then its own actions applied."""
     table = selfplay.Table(config)
     full, _ = selfplay.play(table, index)
-    rng = seeded(selfplay.game_seed(table.seed, index))
-    dealt = deal(table.book, table.players, table.counts, rng, table.options)
-    game = new_game(
-        table.book,
-        table.names,
-        dealt.roles,
-        dealt.extra_cards,
-        dict(table.options),
-        seed=rng.getrandbits(63),
-        characters=dealt.characters,
-        chests=dealt.chests,
-        burgomaster=dealt.burgomaster,
-    )
+    game, _ = selfplay.set_up(table, index)
     for action in full.history if cut is None else cut_at(full.history, cut):
         game.apply(action)
     return game

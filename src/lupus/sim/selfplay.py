@@ -6,6 +6,7 @@ Game ``i`` of a run depends only on (seed, i), never on the worker that played i
 from __future__ import annotations
 
 import hashlib
+import random
 from typing import Final, final
 
 from lupus.bots.base import Bot, make_bot
@@ -69,14 +70,13 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
     return play(Table(config, book), index)
 
 
-def play(table: Table, index: int) -> tuple[Game, int]:
-    """Game ``index`` of the run ``table`` belongs to, played to its end, and its
-    action count."""
-    book = table.book
+def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
+    """Game ``index`` of the run before any action, and the generator its bots then
+    draw from: a seeded deal, then ``new_game`` (replaying a run's game starts here)."""
     rng = seeded(game_seed(table.seed, index))
-    d = deal(book, table.players, table.counts, rng, table.options)
+    d = deal(table.book, table.players, table.counts, rng, table.options)
     game = new_game(
-        book,
+        table.book,
         table.names,
         d.roles,
         d.extra_cards,
@@ -86,6 +86,14 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         chests=d.chests,
         burgomaster=d.burgomaster,
     )
+    return game, rng
+
+
+def play(table: Table, index: int) -> tuple[Game, int]:
+    """Game ``index`` of the run ``table`` belongs to, played to its end, and its
+    action count."""
+    book = table.book
+    game, rng = set_up(table, index)
     made: dict[str, Bot] = {}  # one bot of each kind per game
     bots: list[Bot] = []
     for faction in seat_factions(book, game):

@@ -321,7 +321,10 @@ class Game:
     def _bad_args(self, action: Action, prompt: Prompt) -> str:
         who = self.actor_name(action.actor)
         verb = action.verb
-        given = ", ".join(self.given(a, verb) for a in action.args) or "nothing"
+        # (as plain objects: compiled, reading an ``Args`` item checks its type, and a
+        # refused action's arguments may be of any type)
+        raw: tuple[object, ...] = action.args
+        given = ", ".join([self.given(a, verb) for a in raw]) or "nothing"
         if len(prompt.choices) > 12:
             return f"{who} cannot {action.verb} {given} now"
         allowed = "; ".join(
@@ -479,9 +482,13 @@ def listed(args: Args, choices: tuple[Args, ...]) -> bool:
     for choice in choices:
         if choice is args:
             return True
+    # Items as plain objects: compiled, reading an ``Args`` item checks its type, and a
+    # client's arguments may be of any type.
+    given: tuple[object, ...] = args
     for choice in choices:
-        if choice == args:
-            return all(type(args[i]) is type(choice[i]) for i in range(len(args)))
+        listed_choice: tuple[object, ...] = choice
+        if listed_choice == given:
+            return all(type(a) is type(b) for a, b in zip(given, listed_choice, strict=True))
     return False
 
 

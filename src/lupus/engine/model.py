@@ -344,9 +344,10 @@ def malformed_action(action: object, seats: int) -> str | None:
         return f"there is no player number {bounded(actor)}"
     if type(action.verb) is not str:
         return f"{bounded(action.verb)} is not something a player can do"
-    args = action.args
+    args: object = action.args  # (compiled, an ``Args`` item is type-checked when read)
     if type(args) is not tuple:
         return "an action's choices must be listed as a tuple"
+    assert isinstance(args, tuple)
     for arg in args:
         kind = type(arg)
         if kind is not int and kind is not str:

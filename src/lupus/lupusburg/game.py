@@ -122,7 +122,7 @@ class LupusburgGame(Game):
         if verb not in ("bet", "keep"):
             return super()._bad_args(action, prompt)
         who = self.actor_name(action.actor)
-        args = action.args
+        args: tuple[object, ...] = action.args  # (of any type: compiled, read as objects)
         one = len(args) == 1 and isinstance(args[0], int) and not isinstance(args[0], bool)
         allowed = [int(c[0]) for c in prompt.choices]
         if verb == "bet":

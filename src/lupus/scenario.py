@@ -21,6 +21,7 @@ from lupus.engine.model import LEADER, Action, Arg, Death
 from lupus.engine.names import check_count
 from lupus.engine.setup import new_game
 from lupus.engine.views import View
+from lupus.files import read_text
 from lupus.rulebooks import load
 
 
@@ -74,12 +75,7 @@ class Replay:
 def read(path: Path) -> Scenario:
     """The scenario in a file, or ScenarioError in one line saying why it cannot be
     (unreadable, not UTF-8, not JSON, a number too long, nesting too deep, bad keys)."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
+    text = read_text(path, ScenarioError)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

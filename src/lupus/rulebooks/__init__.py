@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lupus.engine.errors import RulebookError
+from lupus.files import read_text
 from lupus.rulebooks.schema import MechanicsSpec, OptionSpec, RoleSpec, Rulebook, WinSpec
 
 __all__ = [
@@ -45,13 +46,7 @@ def load(rulebook_id: str) -> Rulebook:
 
 def load_file(path: Path) -> Rulebook:
     """A rulebook file, or RulebookError in one line saying why it cannot be."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise RulebookError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise RulebookError(f"{path}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
-    return parse(text, str(path))
+    return parse(read_text(path, RulebookError), str(path))
 
 
 def parse(text: str, source: str) -> Rulebook:

@@ -20,8 +20,9 @@ from typing import ClassVar, Final, final
 from lupus.engine.errors import IllegalAction
 
 LEADER: Final = -1
-PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event.seen_by)
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
+
+PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event.seen_by)
 
 Arg = int | str
 Args = tuple[Arg, ...]
@@ -104,18 +105,10 @@ class Action(Value):
         if type(args) is list:
             assert isinstance(args, list)
             args = tuple(args)
-        if type(actor) is not int:
-            raise IllegalAction(f"there is no player number {bounded(actor)}")
-        if type(verb) is not str:
-            raise IllegalAction(f"{bounded(verb)} is not something a player can do")
-        if type(args) is not tuple:
-            raise IllegalAction("an action's choices must be listed")
+        problem = parts_problem(actor, verb, args)
+        if problem is not None:
+            raise IllegalAction(problem)
         assert isinstance(actor, int) and isinstance(verb, str) and isinstance(args, tuple)
-        for arg in args:
-            if type(arg) is not int and type(arg) is not str:
-                raise IllegalAction(
-                    f"{bounded(arg)} is not a player, a card or a number this game knows"
-                )
         return Action(actor, verb, args)
 
 
@@ -237,21 +230,18 @@ class Event(Value):
         audience = self.audience
         key = PUBLIC if audience is None else seat  # a public event: one twin for all
         twin = twins.get(key)
-        if twin is None and audience is not None and not audience and seat != LEADER:
-            # An anonymous copy, filed for several seats (``Ledger.record``): its twin
-            # is not kept on it, where another seat's view could reach it; the seat's
-            # own list keeps it instead.
-            twin = Event(self.kind, alone(seat), frozen_data(self.data), self.phase, self.number)
-            twin._twins = {key: twin}
-            twin.seq = self.seq
+        if twin is not None:
             return twin
-        if twin is None:
-            if audience is not None and seat != LEADER:
-                audience = alone(seat)
-            data = frozen_data(self.data)
-            twin = Event(self.kind, audience, data, self.phase, self.number)
-            twin._twins = {key: twin}
-            twin.seq = self.seq
+        told = audience
+        if audience is not None and seat != LEADER:
+            told = alone(seat)
+        twin = Event(self.kind, told, frozen_data(self.data), self.phase, self.number)
+        twin._twins = {key: twin}
+        twin.seq = self.seq
+        # An anonymous copy, filed for several seats (``Ledger.record``), does not keep
+        # its twins, where another seat's view could reach them: the seat's own list
+        # keeps its twin instead.
+        if audience is None or audience or seat == LEADER:
             twins[key] = twin
         return twin
 
@@ -340,11 +330,20 @@ def malformed_action(action: object, seats: int) -> str | None:
         return "that is not an action"
     assert isinstance(action, Action)
     actor = action.actor
-    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
-        return f"there is no player number {bounded(actor)}"
-    if type(action.verb) is not str:
-        return f"{bounded(action.verb)} is not something a player can do"
     args: object = action.args  # (compiled, an ``Args`` item is type-checked when read)
+    problem = parts_problem(actor, action.verb, args)
+    if problem is None and not (actor == LEADER or 0 <= actor < seats):
+        problem = f"there is no player number {bounded(actor)}"
+    return problem
+
+
+def parts_problem(actor: object, verb: object, args: object) -> str | None:
+    """Why these parts make no action, whatever the game (None: an int actor, a str
+    verb and a tuple of ints and strs)."""
+    if type(actor) is not int:
+        return f"there is no player number {bounded(actor)}"
+    if type(verb) is not str:
+        return f"{bounded(verb)} is not something a player can do"
     if type(args) is not tuple:
         return "an action's choices must be listed as a tuple"
     assert isinstance(args, tuple)

@@ -369,8 +369,37 @@ class Game:
         return view_of(self, self.check_seat(seat))
 
     def to_scenario(self) -> dict[str, object]:
-        """The scenario-file object (docs/scenarios.md) that replays to this game, event
-        for event: the set-up as dealt and every action so far. Families provide it."""
+        """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
+        this game, event for event: the rulebook, every option (defaults included, so
+        that a later change of a default cannot change a stored game), the seed, the
+        players, the deal as dealt (``deal_record``) and every action so far."""
+        scenario: dict[str, object] = {
+            "rules": self.rulebook.id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "players": list(self.names),
+        }
+        scenario.update(self.deal_record())
+        scenario["actions"] = [self.scenario_line(action) for action in self.history]
+        return scenario
+
+    def scenario_line(self, action: Action) -> dict[str, object]:
+        """One action as a scenario line: its actor by name (the leader as ``leader``),
+        its verb, and its arguments as the family writes them (``record_args``)."""
+        actor = action.actor
+        line: dict[str, object] = {
+            "actor": "leader" if actor == LEADER else self.names[actor],
+            "do": action.verb,
+        }
+        self.record_args(action, line)
+        return line
+
+    def deal_record(self) -> dict[str, object]:
+        """The scenario keys of the deal as dealt; families provide them."""
+        raise NotImplementedError
+
+    def record_args(self, action: Action, line: dict[str, object]) -> None:
+        """Write an action's arguments into its scenario line; families provide it."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ helpers

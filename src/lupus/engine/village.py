@@ -13,7 +13,7 @@ from typing import Any, Final, final
 
 from lupus.engine.errors import SetupError
 from lupus.engine.game import KEPT, Game, Step, count_cards, per_rulebook
-from lupus.engine.model import LEADER, Action, Death, Outcome, alone
+from lupus.engine.model import Action, Death, Outcome, alone
 from lupus.engine.names import player_names
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -457,31 +457,19 @@ class VillageGame(Game):
         self.end(Outcome(faction, winners, reason))
 
     # ------------------------------------------------------------------ the record
-    def to_scenario(self) -> dict[str, object]:
-        """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
-        this game, event for event: the rulebook, every option, the seed, the deal as
-        dealt (before the Thief's swap) and every action so far."""
+    def deal_record(self) -> dict[str, object]:
+        """The deal as dealt, before the Thief's swap (see ``Game.to_scenario``)."""
         names = self.names
-        scenario: dict[str, object] = {
-            "rules": self.rulebook.id,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "players": list(names),
-            "roles": {names[seat]: self.dealt[seat] for seat in range(self.n)},
+        record: dict[str, object] = {
+            "roles": {names[seat]: self.dealt[seat] for seat in range(self.n)}
         }
         if self.dealt_extra:
-            scenario["extra_cards"] = list(self.dealt_extra)
-        scenario["actions"] = [self.scenario_line(action) for action in self.history]
-        return scenario
+            record["extra_cards"] = list(self.dealt_extra)
+        return record
 
-    def scenario_line(self, action: Action) -> dict[str, object]:
-        """One action as a scenario line: players by name (one ``target``, or Cupid's
-        two ``targets``), a card by its role id, the leader as ``leader``."""
-        actor = action.actor
-        line: dict[str, object] = {
-            "actor": "leader" if actor == LEADER else self.names[actor],
-            "do": action.verb,
-        }
+    def record_args(self, action: Action, line: dict[str, object]) -> None:
+        """Players by name (one ``target``, or Cupid's two ``targets``), a card by its
+        role id (see ``Game.scenario_line``)."""
         seats: list[str] = []
         for arg in action.args:
             if isinstance(arg, str):
@@ -492,7 +480,6 @@ class VillageGame(Game):
             line["target"] = seats[0]
         elif seats:
             line["targets"] = seats
-        return line
 
 
 def check_deal(
@@ -546,18 +533,19 @@ def check_minimum(
     (The werewolf seed: "The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple
     Villagers"; a house-rules option lifts it.)
     """
+    minimum = book.minimum
     short = below_minimum(book, players, counts, options)
-    if short:
-        lift = book.minimum.lifted_by if book.minimum is not None else None
+    if minimum is not None and short:
+        lift = minimum.lifted_by
         how = f" (house rules: the option {lift} lifts the minimum)" if lift else ""
-        raise SetupError(f'"{short[0]}" This game has {" and ".join(short[1:])}{how}.')
+        raise SetupError(f'"{minimum.rule}" This game has {" and ".join(short)}{how}.')
 
 
 def below_minimum(
     book: Rulebook, players: int, counts: dict[str, int], options: Mapping[str, OptionValue]
 ) -> list[str]:
-    """[the rule, then what the game lacks], or [] when it meets the minimum (or the
-    option that lifts it is on, or the rulebook has none)."""
+    """What the game lacks to meet the rulebook's minimum configuration, or [] when it
+    meets it (or the option that lifts it is on, or the rulebook has none)."""
     minimum = book.minimum
     if minimum is None or (minimum.lifted_by is not None and options.get(minimum.lifted_by)):
         return []
@@ -568,4 +556,4 @@ def below_minimum(
         held = counts.get(role, 0)
         if held < needed:
             short.append(f"{held} {book.name(role)} card{'s' if held != 1 else ''}, not {needed}")
-    return [minimum.rule, *short] if short else []
+    return short

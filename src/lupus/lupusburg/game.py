@@ -13,7 +13,7 @@ from typing import cast
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step, count_cards
-from lupus.engine.model import LEADER, Action, Args, Death, Outcome, Prompt, one_each
+from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
 from lupus.engine.names import player_names, tables_checked
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
@@ -142,18 +142,12 @@ class LupusburgGame(Game):
         return 2 * self.names.index(player) + int(number) - 1
 
     # ------------------------------------------------------------------ the record
-    def to_scenario(self) -> dict[str, object]:
-        """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
-        this game, event for event: the rulebook, every option, the seed, the deal (each
-        player's characters and chest), the first Burgomaster, the bag as given (none if
-        the game shuffled it) and every action so far."""
+    def deal_record(self) -> dict[str, object]:
+        """Each player's characters and chest, the first Burgomaster and the bag as given
+        (none if the game shuffled it): see ``Game.to_scenario``."""
         names = self.names
         characters = self.characters
-        scenario: dict[str, object] = {
-            "rules": self.rulebook.id,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "players": list(names),
+        record: dict[str, object] = {
             "characters": {
                 names[seat]: [characters[2 * seat], characters[2 * seat + 1]]
                 for seat in range(self.n)
@@ -162,18 +156,13 @@ class LupusburgGame(Game):
             "burgomaster": names[self.first_burgomaster],
         }
         if self.given_bag is not None:
-            scenario["bag"] = list(self.given_bag)
-        scenario["actions"] = [self.scenario_line(action) for action in self.history]
-        return scenario
+            record["bag"] = list(self.given_bag)
+        return record
 
-    def scenario_line(self, action: Action) -> dict[str, object]:
-        """One action as a scenario line: a house as ``<player>.1`` or ``.2``, a bet's
-        player by name, a kept coin as ``coin``, the leader as ``leader``."""
-        actor, verb = action.actor, action.verb
-        line: dict[str, object] = {
-            "actor": "leader" if actor == LEADER else self.names[actor],
-            "do": verb,
-        }
+    def record_args(self, action: Action, line: dict[str, object]) -> None:
+        """A house as ``<player>.1`` or ``.2``, a bet's player by name, a kept coin as
+        ``coin`` (see ``Game.scenario_line``)."""
+        verb = action.verb
         for arg in action.args:
             if isinstance(arg, str):
                 line["card"] = arg
@@ -183,7 +172,6 @@ class LupusburgGame(Game):
                 line["target"] = self.house_name(arg)
             else:
                 line["target"] = self.names[arg]
-        return line
 
     # ------------------------------------------------------------------ flow
     def next_phase(self) -> list[Step]:
@@ -278,10 +266,6 @@ class LupusburgGame(Game):
                 "seal": seal,
             }
         return parts
-
-    def scores(self) -> dict[int, int]:
-        """Points of each player when the Werewolf has lost (he scores nothing)."""
-        return totals(self.score_parts(), self.n)
 
     def finish(
         self,

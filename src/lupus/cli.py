@@ -14,6 +14,7 @@ import typer
 from lupus import scenario as sc
 from lupus.engine.errors import LupusError
 from lupus.engine.model import LEADER
+from lupus.files import printable
 from lupus.narration import narrate
 from lupus.rulebooks import load
 from lupus.rules_text import describe, listing
@@ -33,10 +34,7 @@ def _print_lines(lines: list[str]) -> None:
 def _fail(exc: LupusError) -> typer.Exit:
     """Say why on one line of stderr (anything that would not print as one plain line
     escaped), and give the exit status 1."""
-    text = str(exc)
-    if not text.isprintable():
-        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
-    typer.echo(f"lupus: {text}", err=True)
+    typer.echo(f"lupus: {printable(str(exc), None)}", err=True)
     return typer.Exit(1)
 
 

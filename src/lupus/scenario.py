@@ -21,7 +21,7 @@ from lupus.engine.model import LEADER, Action, Arg, Death
 from lupus.engine.names import check_count
 from lupus.engine.setup import new_game
 from lupus.engine.views import View
-from lupus.files import read_text
+from lupus.files import printable, read_text, validation_problems
 from lupus.rulebooks import load
 
 
@@ -91,22 +91,10 @@ def parse(data: object, source: str = "scenario") -> Scenario:
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(_printable(str(p)) for p in err['loc']) or '(top)'}: "
-            f"{_printable(err['msg'], 300)}"
-            for err in exc.errors()
-        )
+        problems = validation_problems(exc)
         raise ScenarioError(f"{source}: {problems}") from exc
     except RecursionError as exc:
         raise ScenarioError(f"{source}: nested too deeply") from exc
-
-
-def _printable(text: str, most: int = 40) -> str:
-    """Text from a file quoted in a message on one line: characters that do not print
-    (line breaks, controls, invisible ones) escaped, and cut after ``most``."""
-    if not text.isprintable():
-        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
-    return text if len(text) <= most else text[:most] + "..."
 
 
 def setup(scenario: Scenario) -> Game:
@@ -134,8 +122,8 @@ def setup(scenario: Scenario) -> Game:
 def _every_player(what: str, table: Mapping[str, object], players: list[str], gap: str) -> None:
     """A per-player table must name every player, and nobody else."""
     playing = set(players)
-    missing = [_printable(p) for p in players if p not in table]
-    extra = [_printable(name) for name in table if name not in playing]
+    missing = [printable(p) for p in players if p not in table]
+    extra = [printable(name) for name in table if name not in playing]
     if missing:
         raise ScenarioError(f"{what}: {gap} {', '.join(missing)}")
     if extra:

@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lupus.engine.errors import RulebookError
-from lupus.files import read_text
+from lupus.files import read_text, validation_problems
 from lupus.rulebooks.schema import MechanicsSpec, OptionSpec, RoleSpec, Rulebook, WinSpec
 
 __all__ = [
@@ -61,11 +61,7 @@ def parse(text: str, source: str) -> Rulebook:
     try:
         book = Rulebook.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(_printable(str(p)) for p in err['loc']) or '(top)'}: "
-            f"{_printable(err['msg'], 300)}"
-            for err in exc.errors()
-        )
+        problems = validation_problems(exc)
         raise RulebookError(f"{source}: {problems}") from exc
     except RecursionError as exc:
         raise RulebookError(f"{source}: nested too deeply") from exc
@@ -78,11 +74,3 @@ def parse(text: str, source: str) -> Rulebook:
     except ValueError as exc:
         raise RulebookError(f"{source}: {exc}") from exc
     return book
-
-
-def _printable(text: str, most: int = 40) -> str:
-    """Text from a file quoted in a message on one line: characters that do not print
-    (line breaks, controls, invisible ones) escaped, and cut after ``most``."""
-    if not text.isprintable():
-        text = "".join([c if c.isprintable() else ascii(c)[1:-1] for c in text])
-    return text if len(text) <= most else text[:most] + "..."

@@ -282,14 +282,10 @@ def exact(action: object) -> object:
 
 
 def state(game: Game) -> tuple[object, ...]:
+    """``playout.snapshot``, and the random generator and every seat's ``state_id``."""
+    assert isinstance(game, VillageGame)
     return (
-        [playout.seen_as(ev, LEADER) for ev in game.events],
-        game.state_id,
-        game.waiting(),
-        game.prompts(),
-        list(game.history),
-        list(game.deaths),
-        game.outcome,
+        *playout.snapshot(game, game.roles, game.alive),
         game.rng.getstate(),
         [game.view(s).state_id for s in range(game.n)],
     )

@@ -32,12 +32,22 @@ _refuse_a_stale_build(Path(__file__).parent)
 # so that ``import lupus`` stays as light as the engine itself.
 from typing import TYPE_CHECKING  # noqa: E402
 
+from lupus.engine import (  # noqa: E402
+    LEADER,
+    Action,
+    Death,
+    Event,
+    Game,
+    IllegalAction,
+    LupusError,
+    Outcome,
+    Prompt,
+    RulebookError,
+    SetupError,
+    View,
+)
 from lupus.engine.deal import Deal, composition, deal  # noqa: E402
-from lupus.engine.errors import IllegalAction, LupusError, RulebookError, SetupError  # noqa: E402
-from lupus.engine.game import Game  # noqa: E402
-from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt  # noqa: E402
 from lupus.engine.setup import new_game  # noqa: E402
-from lupus.engine.views import View  # noqa: E402
 from lupus.rulebooks import Rulebook, available, load  # noqa: E402
 
 if TYPE_CHECKING:

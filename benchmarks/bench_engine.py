@@ -34,7 +34,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from lupus.rulebooks import load
+from lupus.families import load
 from lupus.sim.runner import SimConfig, Table, play, simulate
 
 WITCH_DEAL = {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4}

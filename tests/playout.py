@@ -33,10 +33,9 @@ from hypothesis import strategies as st
 from lupus.engine.errors import IllegalAction
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Args, Event, Outcome, Prompt
-from lupus.engine.setup import new_game
 from lupus.engine.views import plain, role_facts
-from lupus.engine.village import VillageGame
-from lupus.rulebooks import load
+from lupus.families import load, new_game
+from lupus.village.game import VillageGame
 
 OptionValue = bool | int | float | str
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from lupus.cli import app
+from lupus.cli import app, parse_players, parse_range
 from lupus.engine.errors import SetupError
-from lupus.rulebooks import load
+from lupus.families import load
 from lupus.sim import SimConfig, simulate
 from lupus.sim import balance as bal
 
@@ -148,11 +148,11 @@ def test_lupusburg_is_scored_against_one_over_players() -> None:
 
 def test_bad_player_counts_are_refused() -> None:
     with pytest.raises(SetupError):
-        bal.parse_players("eight")
-    assert bal.parse_players("8-10,12") == [8, 9, 10, 12]
-    assert bal.parse_range("2-") == (2, None) and bal.parse_range("3") == (3, 3)
+        parse_players("eight")
+    assert parse_players("8-10,12") == [8, 9, 10, 12]
+    assert parse_range("2-") == (2, None) and parse_range("3") == (3, 3)
     with pytest.raises(SetupError):
-        bal.parse_range("two")
+        parse_range("two")
     result = runner.invoke(app, ["balance", "--rules", "lupusburg", "--players", "3-4"])
     assert result.exit_code == 1
     assert "4 to 8 players" in result.output

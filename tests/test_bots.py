@@ -13,22 +13,29 @@ from types import MappingProxyType
 
 import pytest
 
-import lupus.bots.heuristic_lupusburg as heuristic_lupusburg
-import lupus.bots.heuristic_village as heuristic_village
+import lupus.bots.lupusburg_brain as lupusburg_brain
+import lupus.bots.village_brain as village_brain
 from lupus.bots import make_bot
 from lupus.bots.base import Bot
-from lupus.engine.deal import composition, deal, seat_names
+from lupus.engine.deal import composition, seat_names
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event, Value
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
-from lupus.rulebooks import load
+from lupus.families import deal, load, new_game
 from lupus.sim import SimConfig, simulate
 from lupus.sim.runner import play_one, seat_factions
 from lupus.sim.stats import wilson
 
 BOTS = Path(__file__).parent.parent / "src" / "lupus" / "bots"
-HEURISTIC_MODULES = ["heuristic.py", "heuristic_village.py", "heuristic_lupusburg.py", "memory.py"]
+HEURISTIC_MODULES = [
+    "heuristic.py",
+    "village_suspicion.py",
+    "village_memory.py",
+    "village_brain.py",
+    "lupusburg_memory.py",
+    "lupusburg_brain.py",
+    "memory.py",
+]
 
 FULL_VILLAGE = {
     "werewolf": 3,
@@ -209,8 +216,8 @@ def no_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
         verbs = sorted(p.verb for p in view.prompts)
         raise AssertionError(f"no heuristic rule for {view.rulebook} prompts {verbs}")
 
-    monkeypatch.setattr(heuristic_village, "fallback", refuse)
-    monkeypatch.setattr(heuristic_lupusburg, "fallback", refuse)
+    monkeypatch.setattr(village_brain, "fallback", refuse)
+    monkeypatch.setattr(lupusburg_brain, "fallback", refuse)
 
 
 @pytest.mark.parametrize(("rules", "players", "counts", "options"), SETUPS)

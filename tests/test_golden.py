@@ -81,9 +81,7 @@ def scenario_digest(path: Path) -> str:
 
 def run_digests(rules: str, players: int, bots: str, games: int) -> dict[str, str]:
     table = Table(SimConfig(rules, players, bots={"*": bots}, seed=12))
-    return {
-        run_key(rules, players, bots, i): digest(play(table, i)[0]) for i in range(games)
-    }
+    return {run_key(rules, players, bots, i): digest(play(table, i)[0]) for i in range(games)}
 
 
 def everything() -> dict[str, str]:

@@ -24,7 +24,7 @@ import pytest
 
 from lupus.engine.game import Game
 from lupus.engine.model import Action, Event, Prompt
-from lupus.engine.setup import new_game
+from lupus.families import new_game
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 ANN, BOB, CID, DEE, EVE, FAY, GUS, HAL, IVY = range(9)

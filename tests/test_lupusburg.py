@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from lupus import scenario as sc
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
+from lupus.families import load, new_game
 from lupus.lupusburg.game import LupusburgGame
 from lupus.lupusburg.match import (
     add_game,
@@ -33,7 +33,6 @@ from lupus.lupusburg.match import (
     match_totals,
 )
 from lupus.narration import Narrator, narrate
-from lupus.rulebooks import load
 
 W, T, F = "werewolf", "thief", "townsfolk"
 BOX = (8, 7, 6, 5, 4, 3, 2, 2)

@@ -21,11 +21,10 @@ from typer.testing import CliRunner
 from lupus import scenario as sc
 from lupus.cli import app
 from lupus.engine import LEADER, Action, SetupError
-from lupus.engine.setup import new_game
 from lupus.engine.views import role_facts
-from lupus.engine.village import VillageGame
+from lupus.families import load, new_game
 from lupus.narration import narrate
-from lupus.rulebooks import load
+from lupus.village.game import VillageGame
 
 ROOT = Path(__file__).parent / "scenarios" / "maffia"
 SCENARIOS = sorted(ROOT.glob("*.json"))

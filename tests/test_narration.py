@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 
 from lupus import scenario as sc
-from lupus.bots.base import make_bot
-from lupus.engine.deal import deal, seat_names
+from lupus.bots.kinds import make_bot
+from lupus.engine.deal import seat_names
 from lupus.engine.errors import SetupError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
+from lupus.families import deal, load, new_game
 from lupus.narration import MessageError, Narrator
-from lupus.rulebooks import available, load
+from lupus.rulebooks import available
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.rules_text import describe
 

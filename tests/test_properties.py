@@ -30,7 +30,7 @@ import playout
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event, Prompt
 from lupus.engine.views import role_facts
-from lupus.engine.village import VillageGame
+from lupus.village.game import VillageGame
 from playout import (
     NEVER,
     PROFILE,

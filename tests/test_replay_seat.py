@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from lupus import scenario as sc
 from lupus.cli import app
 from lupus.engine.model import LEADER
-from lupus.engine.village import VillageGame
+from lupus.village.game import VillageGame
 
 runner = CliRunner()
 ROOT = Path(__file__).parent / "scenarios"

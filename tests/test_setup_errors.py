@@ -294,19 +294,18 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
     """A game set up again with checked cards and names skips their checks, but the
     memory of them is bounded (a server meets new names in every room), and a table
     of names met after the bound is still checked."""
-    from lupus.engine import game
     from lupus.engine.errors import SetupError
-    from lupus.engine.game import KEPT, resolve_options
-    from lupus.engine.setup import new_game
-    from lupus.engine.village import rule_facts
+    from lupus.engine.game import resolve_options
+    from lupus.families import new_game
     from lupus.rulebooks import load
+    from lupus.rulebooks.facts import KEPT
 
     book = load("werewolf")
     roles = ["werewolf", "seer", "villager", "villager"]
     lifted: dict[str, Any] = {"lift_minimum": True}
     for i in range(KEPT + 50):
         new_game(book, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"], roles, options=lifted, seed=i)
-    assert len(rule_facts(book).valid_names) <= KEPT
+    assert len(book.facts.valid_names) <= KEPT
     with pytest.raises(SetupError, match="unique"):
         new_game(book, ["Zed", "Zed", "Yan", "Xia"], roles, options=lifted)
     # The same cards, checked and kept under house rules, are still refused without them.
@@ -318,4 +317,4 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
             resolve_options(book, {"little_girl_catch_chance": chance})["little_girl_catch_chance"]
             == chance
         )
-    assert len(game._RESOLVED) <= KEPT
+    assert len(book.facts.options_seen) <= KEPT

@@ -20,15 +20,15 @@ import playout
 from lupus import scenario as sc
 from lupus.engine.game import Game
 from lupus.engine.model import Action
-from lupus.engine.setup import new_game
-from lupus.engine.village import VillageGame
+from lupus.families import new_game
 from lupus.lupusburg.game import LupusburgGame
 from lupus.sim import selfplay
 from lupus.sim.config import SimConfig
+from lupus.village.game import VillageGame
 from playout import PROFILE, SCALE, RandomPolicy, Setup
 
 VILLAGE_STATE: tuple[str, ...] = ("roles", "dealt", "extra_cards", "dealt_extra", "alive")
-VILLAGE_STATE += ("lovers", "captain", "potions", "protected_last", "saved_last", "nominees")
+VILLAGE_STATE += ("lovers", "captain", "memories", "nominees")
 LUPUSBURG_STATE: tuple[str, ...] = ("characters", "alive_house", "chest", "burgomaster", "bag")
 LUPUSBURG_STATE += ("bets", "first_burgomaster", "given_bag", "claw", "tokens", "shuffle_draws")
 

@@ -24,9 +24,9 @@ import playout
 from lupus.engine import LEADER, Action, IllegalAction
 from lupus.engine.game import Game
 from lupus.engine.model import Event, safe_repr
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
-from lupus.engine.village import VillageGame
+from lupus.families import new_game
+from lupus.village.game import VillageGame
 from playout import PROFILE, SCALE, Move, RandomPolicy, Setup
 
 ALL_RULEBOOKS = ("werewolf", "tit-albert", "maffia", "mafia-classic")

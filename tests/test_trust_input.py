@@ -29,8 +29,7 @@ from lupus.cli import app
 from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.game import Game, resolve_options
 from lupus.engine.names import MAX_NAME_LENGTH, name_key
-from lupus.engine.setup import new_game
-from lupus.engine.village import rule_facts
+from lupus.families import new_game
 from lupus.rulebooks import available, load, load_file
 from lupus.rulebooks.schema import OptionSpec
 
@@ -176,7 +175,7 @@ def test_sixty_thousand_players_are_refused_at_once(rules: str, low: int, high: 
 
 def test_a_checked_table_of_names_is_remembered_in_nfc_only() -> None:
     book = load("werewolf")
-    known = rule_facts(book).valid_names
+    known = book.facts.valid_names
     known.clear()  # (another test may have filled the bounded memo in this process)
     roles = ["werewolf", "seer", "villager", "villager"]
     composed = ("Zoé", "Yann", "Xavière", "Wim")

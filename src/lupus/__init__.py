@@ -46,9 +46,9 @@ from lupus.engine import (  # noqa: E402
     SetupError,
     View,
 )
-from lupus.engine.deal import Deal, composition, deal  # noqa: E402
-from lupus.engine.setup import new_game  # noqa: E402
-from lupus.rulebooks import Rulebook, available, load  # noqa: E402
+from lupus.engine.deal import Deal, composition  # noqa: E402
+from lupus.families import deal, load, new_game  # noqa: E402
+from lupus.rulebooks import Rulebook, available  # noqa: E402
 
 if TYPE_CHECKING:
     from lupus import scenario

@@ -14,9 +14,9 @@ import typer
 from lupus import scenario as sc
 from lupus.engine.errors import LupusError
 from lupus.engine.model import LEADER
+from lupus.families import family_of, load
 from lupus.files import printable
 from lupus.narration import narrate
-from lupus.rulebooks import load
 from lupus.rules_text import describe, listing
 
 app = typer.Typer(
@@ -207,6 +207,41 @@ def simulate(
     _print_lines(lines)
 
 
+def parse_players(text: str) -> list[int]:
+    """``8-12`` or ``8,10,12`` or ``8`` -> player counts (``lupus balance --players``)."""
+    from lupus.engine.errors import SetupError
+
+    found: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, sep, hi = part.strip().partition("-")
+            if sep:
+                found.extend(range(int(lo), int(hi) + 1))
+            elif lo:
+                found.append(int(lo))
+    except ValueError as exc:
+        raise SetupError(f"--players: {text!r} is not like 8-12 or 8,10,12") from exc
+    if not found:
+        raise SetupError("--players: no player count")
+    return sorted(set(found))
+
+
+def parse_range(text: str) -> tuple[int | None, int | None]:
+    """``2-4``, ``2-`` (2 to the default), ``-4`` or ``3`` -> (low, high); None: default
+    (``lupus balance --pack``)."""
+    from lupus.engine.errors import SetupError
+
+    lo, sep, hi = text.strip().partition("-")
+    try:
+        low = int(lo) if lo else None
+        high = (int(hi) if hi else None) if sep else low
+    except ValueError as exc:
+        raise SetupError(f"--pack: {text!r} is not like 1-3, 2- or 3") from exc
+    if low is None and high is None:
+        raise SetupError("--pack: give at least one pack size")
+    return low, high
+
+
 @app.command()
 def balance(
     rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
@@ -253,7 +288,7 @@ def balance(
     n_workers = workers or os.cpu_count() or 1
     try:
         book = load(rules)
-        counts = bal.parse_players(players)
+        counts = parse_players(players)
         result = bal.search(
             book,
             counts,
@@ -263,7 +298,7 @@ def balance(
             options=_parse_options(option or []),  # type: ignore[arg-type]
             seed=seed,
             workers=n_workers,
-            pack=bal.parse_range(pack) if pack else None,
+            pack=parse_range(pack) if pack else None,
             progress=None if as_json or not sys.stderr.isatty() else typer.echo,
         )
     except (LupusError, ValueError) as exc:
@@ -274,7 +309,7 @@ def balance(
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
-    fair = "1/players" if book.family == "lupusburg" else "0.5"
+    fair = family_of(book).fair_label()
     kinds = ", ".join(k if f == "*" else f"{f}={k}" for f, k in result.bots.items())
     lines = [
         f"{book.name('rulebook')}: win rate of {book.name(result.faction)} (fair: {fair}); "

@@ -20,7 +20,7 @@ from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
-from lupus.rulebooks import load
+from lupus.families import family_of, load
 from lupus.rulebooks.schema import Rulebook
 
 
@@ -87,10 +87,16 @@ class Narrator:
         self.book = book
         self.names = tuple(names)
         self.lang = lang if lang in book.languages else book.language
-        self.text = {**messages(self.lang), **book.text.get(self.lang, {})}
+        # The plugins' English text first: a language file's or the rulebook's text for
+        # a key comes before it.
+        self.text = {
+            **family_of(book).messages(),
+            **messages(self.lang),
+            **book.text.get(self.lang, {}),
+        }
         self.N = {k: v for k, v in book.names[self.lang].items()}
         self.strict = strict
-        self.pack_told: frozenset[str] | None = None  # the members last told (see story)
+        self.pack_told: frozenset[int] | None = None  # the members last told (see story)
 
     def error(self, key: str, problem: str) -> MessageError:
         return MessageError(f"{self.book.id} [{self.lang}]: message {key!r} {problem}")
@@ -111,47 +117,55 @@ class Narrator:
             return template
 
     def who(self, seat: object) -> str:
+        """A player's name: ``seat`` is a seat (an int), a name already, or None."""
         if seat is None:
             return self.t("nobody")
         if isinstance(seat, str):
             return seat
-        return self.names[int(str(seat))]
+        if type(seat) is not int:
+            raise TypeError(f"{seat!r} is not a seat")
+        assert isinstance(seat, int)
+        return self.names[seat]
 
     def house(self, house: object) -> str:
         """Lupusburg's houses read <player>.1 and <player>.2."""
-        h = int(str(house))
-        return f"{self.names[h // 2]}.{h % 2 + 1}"
+        if type(house) is not int:
+            raise TypeError(f"{house!r} is not a house")
+        assert isinstance(house, int)
+        return f"{self.names[house // 2]}.{house % 2 + 1}"
 
-    def house_fields(self, d: Mapping[str, object], fields: dict[str, object]) -> None:
-        for key in ("house", "chest"):
-            if isinstance(d.get(key), int) and not isinstance(d.get(key), bool):
-                fields[key] = self.house(d[key])
-        if isinstance(d.get("chest"), bool):
-            fields["chest"] = self.t("yes" if d["chest"] else "no")
+    def house_fields(self, ev: Event, fields: dict[str, object]) -> None:
+        d = ev.data
+        if "house" in d:
+            fields["house"] = self.house(ev.seat("house"))
+        chest = d.get("chest")
+        if isinstance(chest, bool):
+            fields["chest"] = self.t("yes" if chest else "no")
+        elif chest is not None:
+            fields["chest"] = self.house(ev.seat("chest"))
         for key in ("houses", "chests"):
-            items = d.get(key)
-            if isinstance(items, list | tuple):
-                fields[key] = self.join(self.house(h) for h in items)
-        for key in ("characters", "tokens"):
-            table = d.get(key)
-            if isinstance(table, Mapping):
-                fields[key] = self.join(
-                    f"{self.house(h)} ({self.role(c) if key == 'characters' else c})"
-                    for h, c in table.items()
-                )
+            if key in d:
+                fields[key] = self.join(self.house(h) for h in ev.seats(key))
+        if "characters" in d:
+            fields["characters"] = self.join(
+                f"{self.house(h)} ({self.role(c)})" for h, c in ev.seat_texts("characters").items()
+            )
+        if "tokens" in d:
+            fields["tokens"] = self.join(
+                f"{self.house(h)} ({n})" for h, n in ev.seat_ints("tokens").items()
+            )
         if "character" in d:
-            fields["character"] = self.role(d["character"])
+            fields["character"] = self.role(ev.text("character"))
         if "to" in d:
-            fields["to"] = self.who(d["to"])
+            fields["to"] = self.who(ev.seat("to"))
         coins = d.get("coins")
         if isinstance(coins, list | tuple):
             fields["coins"] = ", ".join(str(c) for c in coins)
-        scores = d.get("scores")
-        if isinstance(scores, Mapping):
+        if "scores" in d:
             parts = d.get("parts")
             fields["scores"] = self.join(
                 self.score(s, n, parts if isinstance(parts, Mapping) else None)
-                for s, n in scores.items()
+                for s, n in ev.seat_ints("scores").items()
             )
         bets = d.get("bets")
         if isinstance(bets, Mapping):
@@ -160,15 +174,12 @@ class Narrator:
                 if bets
                 else self.t("nobody")
             )
-        houses = d.get("houses")
-        tokens = d.get("tokens")
-        if isinstance(houses, list | tuple) and isinstance(tokens, Mapping):
+        if "houses" in d and "tokens" in d:
             # Lupusburg's suspects, by tokens (the event lists them most first).
-            count = {int(str(h)): n for h, n in tokens.items()}
-            fields["suspects"] = self.join(
-                f"{self.house(h)} ({count.get(int(str(h)), 0)})" for h in houses
-            )
-            suspects = {int(str(h)) for h in houses}
+            houses = ev.seats("houses")
+            count = ev.seat_ints("tokens")
+            fields["suspects"] = self.join(f"{self.house(h)} ({count.get(h, 0)})" for h in houses)
+            suspects = set(houses)
             others = [f"{self.house(h)} ({n})" for h, n in count.items() if h not in suspects]
             fields["other_tokens"] = (
                 self.t("other_tokens", tokens=self.join(others)) if others else ""
@@ -176,7 +187,7 @@ class Narrator:
         tie = d.get("tie_break")
         fields["tie_break"] = self.tie_break(tie) if isinstance(tie, Mapping) else ""
 
-    def score(self, seat: object, points: object, parts: Mapping[Any, object] | None) -> str:
+    def score(self, seat: int, points: int, parts: Mapping[Any, object] | None) -> str:
         """A Lupusburg player's score, with its parts when the Werewolf lost."""
         line = f"{self.who(seat)} {points}"
         if parts is None:
@@ -217,13 +228,12 @@ class Narrator:
         )
         return self.t("tie_note", text=text)
 
-    def role(self, role: object) -> str:
-        return self.N.get(str(role), str(role))
+    def role(self, role: str) -> str:
+        return self.N.get(role, role)
 
-    def side(self, faction: object) -> str:
+    def side(self, faction: str) -> str:
         """A faction's name: ``faction.<id>`` when a role shares the id (maffia's mafia)."""
-        key = str(faction)
-        return self.N.get(f"faction.{key}") or self.N.get(key, key)
+        return self.N.get(f"faction.{faction}") or self.N.get(faction, faction)
 
     def join(self, items: Iterable[str], word: str = "and") -> str:
         """``a, b and c``; ``word="or"`` for a choice (``a, b or c``)."""
@@ -232,7 +242,7 @@ class Narrator:
             return "".join(items) or self.t("nobody")
         return f"{', '.join(items[:-1])} {self.t(word)} {items[-1]}"
 
-    def roles(self, roles: Mapping[Any, object]) -> str:
+    def roles(self, roles: Mapping[int, str]) -> str:
         return self.join(f"{self.who(s)} ({self.role(r)})" for s, r in roles.items())
 
     # ------------------------------------------------------------------ decks
@@ -240,19 +250,11 @@ class Narrator:
         """The order a deck is told in: the cards in the order the night calls their
         steps (the pack's cards at the pack's step), then the cards without a step of
         their own, special ones before the unlimited ones (the plain villagers last)."""
-        from lupus.roles import STEPS
-        from lupus.roles.mafia import MafiaStep
-        from lupus.roles.werewolves import WerewolvesStep
-
         book = self.book
         night = list(dict.fromkeys([*book.night.preparation, *book.night.first, *book.night.later]))
         pack = book.tagged(book.mechanics.pack_tag)
-        pack_steps = [
-            i
-            for i, step in enumerate(night)
-            if isinstance(kind := STEPS.get(step), type)
-            and issubclass(kind, WerewolvesStep | MafiaStep)
-        ]
+        packs = family_of(book).pack_steps()
+        pack_steps = [i for i, step in enumerate(night) if step in packs]
         pack_step = pack_steps[0] if pack_steps else None
         table = list(book.roles)
 
@@ -294,14 +296,13 @@ class Narrator:
         words: message ``menu.<verb>`` with {target}, {target2} and {targets} for
         players, {house} for a Lupusburg house, {card} for a card; an answer naming a
         Lupusburg coin reads ``menu.<verb>.coin`` with {coin}."""
-        from lupus.lupusburg.game import HOUSE_VERBS
-
+        house_verbs = family_of(self.book).house_verbs
         fields: dict[str, object] = {}
         players: list[str] = []
         for arg in args:
             if isinstance(arg, str):
                 fields["card"] = self.role(arg)
-            elif isinstance(arg, int) and verb in HOUSE_VERBS:
+            elif isinstance(arg, int) and verb in house_verbs:
                 fields["house"] = self.house(arg)
             elif isinstance(arg, int) and (verb == "keep" or (verb == "bet" and players)):
                 fields["coin"] = arg  # Lupusburg: the coin kept (or bet, with a player)
@@ -323,39 +324,36 @@ class Narrator:
         fields: dict[str, object] = dict(d)
         for key in ("player", "target", "partner", "burgomaster"):
             if key in d:
-                fields[key] = self.who(d[key])
+                fields[key] = self.who(ev.maybe_seat(key))
         if ev.audience:
             fields["viewer"] = self.join(self.who(s) for s in sorted(ev.audience))
         if "role" in d:
-            fields["role"] = self.role(d["role"])
-        roles = d.get("roles")
-        if isinstance(roles, Mapping):
-            fields["roles"] = self.roles(roles)
+            fields["role"] = self.role(ev.text("role"))
+        if "roles" in d:
+            fields["roles"] = self.roles(ev.seat_texts("roles"))
         for key in ("players", "candidates"):
-            seats = d.get(key)
-            if isinstance(seats, list | tuple):
-                fields["players"] = self.join(self.who(s) for s in seats)
-                fields["one_of"] = self.join((self.who(s) for s in seats), "or")
-        cards = d.get("cards")
-        if isinstance(cards, list | tuple):
-            fields["cards"] = self.join(self.role(c) for c in cards)
+            if key in d:
+                # (``game_starts`` lists the players' names, other events their seats)
+                named = ev.texts(key) if ev.kind == "game_starts" else ev.seats(key)
+                fields["players"] = self.join(self.who(s) for s in named)
+                fields["one_of"] = self.join((self.who(s) for s in named), "or")
+        if "cards" in d:
+            fields["cards"] = self.join(self.role(c) for c in ev.texts("cards"))
         comp = d.get("composition")
         if isinstance(comp, Mapping):
             fields["cards"] = self.cards(comp)
         if "cause" in d:
-            fields["cause"] = self.t(f"cause_{d['cause']}")
+            fields["cause"] = self.t(f"cause_{ev.text('cause')}")
         if "side" in d:
-            fields["side"] = self.side(d["side"])
+            fields["side"] = self.side(ev.text("side"))
         if "winner" in d:
-            fields["winner"] = self.side(d["winner"])
-            winners = d.get("winners")
-            if isinstance(winners, list | tuple):
-                fields["winners"] = self.join(self.who(s) for s in winners)
-        self.house_fields(d, fields)
-        votes = d.get("votes")
-        if isinstance(votes, Mapping):
+            fields["winner"] = self.side(ev.text("winner"))
+            if "winners" in d:
+                fields["winners"] = self.join(self.who(s) for s in ev.seats("winners"))
+        self.house_fields(ev, fields)
+        if "votes" in d:
             name = self.house if ev.kind == "ballots" else self.who
-            fields["votes"] = self.join(f"{name(s)} {n}" for s, n in votes.items())
+            fields["votes"] = self.join(f"{name(s)} {n}" for s, n in ev.seat_ints("votes").items())
         line = self.t(self.key(ev, again=again), **fields)
         line = line[:1].upper() + line[1:]
         if viewer == LEADER and ev.audience is not None:
@@ -371,13 +369,13 @@ class Narrator:
         kind = ev.kind
         variant: str | None = None
         if kind == "wake":
-            variant = str(d["step"])
+            variant = ev.text("step")
         elif kind == "potion":
-            variant = str(d["kind"])
+            variant = ev.text("kind")
         elif kind == "captain":
-            variant = str(d["how"])
+            variant = ev.text("how")
         elif kind == "ballot":
-            variant = str(d["vote"]) + ("" if d.get("target") is not None else ".none")
+            variant = ev.text("vote") + ("" if ev.maybe_seat("target") is not None else ".none")
         elif kind == "pack_choice" and d.get("target") is None:
             variant = "sleep"
         elif kind == "pack_victim" and d.get("target") is None:
@@ -415,11 +413,10 @@ class Narrator:
         for ev in events:
             if ev.kind in ("night", "day"):
                 out.append("")
-                out.append(f"== {self.t('heading_' + ev.kind, number=ev.data['number'])} ==")
+                out.append(f"== {self.t('heading_' + ev.kind, number=ev.count('number'))} ==")
             again = False
-            members = ev.data.get("roles") if ev.kind == "pack" else None
-            if isinstance(members, Mapping):
-                told = frozenset(str(s) for s in members)
+            if ev.kind == "pack":
+                told = frozenset(ev.seat_texts("roles"))
                 if told == self.pack_told:
                     continue
                 again = self.pack_told is not None

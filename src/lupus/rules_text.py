@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from lupus.families import load
 from lupus.narration import Narrator
-from lupus.rulebooks import available, load
+from lupus.rulebooks import available
 from lupus.rulebooks.schema import Rulebook
 
 

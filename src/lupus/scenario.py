@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action, Arg, Death
+from lupus.engine.model import LEADER, Action, Arg, Death, Event
 from lupus.engine.names import check_count
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
-from lupus.files import printable, read_text, validation_problems
-from lupus.rulebooks import load
+from lupus.families import family_of, load, set_up
+from lupus.files import read_text, validation_problems
 
 
 class ScenarioError(LupusError, ValueError):
@@ -101,60 +99,24 @@ def setup(scenario: Scenario) -> Game:
     """The scenario's game before any action, or ScenarioError saying why it cannot be."""
     players = scenario.players
     try:
+        book = load(scenario.rules)
         # The number of players first, before anything per name (60,000 names are
         # refused at once).
-        check_count(load(scenario.rules), len(players))
-        if scenario.characters is not None or scenario.rules == "lupusburg":
-            return _setup_lupusburg(scenario)
-        if scenario.roles is None:
-            raise ScenarioError("roles: missing (name -> role id for every player)")
-        _every_player("roles", scenario.roles, players, "no role for")
-        roles = [scenario.roles[p] for p in players]
-        return new_game(
-            scenario.rules, players, roles, scenario.extra_cards, scenario.options, scenario.seed
-        )
+        check_count(book, len(players))
+        record = scenario.model_dump(include=DEAL_KEYS)
+        try:
+            dealt = family_of(book).deal_of(record, players)
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from exc
+        return set_up(book, players, dealt, scenario.options, scenario.seed)
     except ScenarioError:
         raise
     except LupusError as exc:
         raise ScenarioError(str(exc)) from exc
 
 
-def _every_player(what: str, table: Mapping[str, object], players: list[str], gap: str) -> None:
-    """A per-player table must name every player, and nobody else."""
-    playing = set(players)
-    missing = [printable(p) for p in players if p not in table]
-    extra = [printable(name) for name in table if name not in playing]
-    if missing:
-        raise ScenarioError(f"{what}: {gap} {', '.join(missing)}")
-    if extra:
-        raise ScenarioError(f"{what}: {', '.join(extra)} is not among the players")
-
-
-def _setup_lupusburg(scenario: Scenario) -> Game:
-    from lupus.lupusburg.game import LupusburgGame
-
-    players = scenario.players
-    if scenario.roles is not None:
-        raise ScenarioError("roles: Lupusburg deals characters, use `characters` and `chests`")
-    if scenario.characters is None or scenario.chests is None:
-        raise ScenarioError("characters and chests: both are needed for Lupusburg")
-    _every_player("characters", scenario.characters, players, "nothing for")
-    _every_player("chests", scenario.chests, players, "nothing for")
-    if scenario.burgomaster is not None and scenario.burgomaster not in players:
-        raise ScenarioError(f"burgomaster: {scenario.burgomaster!r} is not among the players")
-    book = load(scenario.rules)
-    if book.family != "lupusburg":
-        raise ScenarioError(f"characters and chests are for Lupusburg, not {book.id}")
-    return LupusburgGame(
-        book,
-        players,
-        characters=[scenario.characters[p] for p in players],
-        chests=[scenario.chests[p] for p in players],
-        burgomaster=players.index(scenario.burgomaster) if scenario.burgomaster else 0,
-        bag=scenario.bag,
-        options=scenario.options,
-        seed=scenario.seed,
-    )
+DEAL_KEYS = {"roles", "extra_cards", "characters", "chests", "burgomaster", "bag"}
+"""The keys of a scenario that record the deal (``Game.deal_record``, ``Family.deal_of``)."""
 
 
 def to_action(game: Game, step: ScenarioAction) -> Action:
@@ -181,10 +143,7 @@ def to_actions(game: Game, step: ScenarioAction) -> list[Action]:
     """The engine's actions for a scenario line: one, except Lupusburg's shorthand
     ``{"do": "bet", "target": NAME, "coin": VALUE}``, which is a ``bet`` on the player
     and then ``keep`` of that coin."""
-    if step.do == "bet" and step.coin is not None and game.rulebook.family == "lupusburg":
-        bet = to_action(game, step.model_copy(update={"coin": None}))
-        return [bet, Action(bet.actor, "keep", (step.coin,))]
-    return [to_action(game, step)]
+    return game.expand(to_action(game, step))
 
 
 def replay(scenario: Scenario) -> Replay:
@@ -275,32 +234,30 @@ def view_summary(game: Game, view: View) -> dict[str, object]:
     but for the deaths of a night not told yet (they are told at dawn)."""
     names = view.names
     deaths: list[dict[str, object]] = []
-    over: Mapping[str, object] | None = None
+    over: Event | None = None
     for ev in view.events:
-        data = ev.data
         if ev.kind in ("death", "character_dies"):
             record: dict[str, object] = {
-                "player": names[int(str(data["player"]))],
-                "cause": data["cause"],
+                "player": names[ev.seat("player")],
+                "cause": ev.text("cause"),
                 "phase": ev.phase,
                 "number": ev.number,
             }
-            if "house" in data:
-                record["house"] = game.house_name(int(str(data["house"])))
+            if "house" in ev.data:
+                record["house"] = game.house_name(ev.seat("house"))
             deaths.append(record)
         elif ev.kind == "game_over":
-            over = data
-    winners = over.get("winners") if over is not None else None
+            over = ev
     out: dict[str, object] = {
         "finished": over is not None,
-        "winner": over.get("winner") if over is not None else None,
-        "winners": [names[int(s)] for s in winners] if isinstance(winners, list | tuple) else [],
+        "winner": None if over is None else over.maybe_text("winner"),
+        "winners": [] if over is None else [names[s] for s in over.seats("winners")],
         "alive": [names[s] for s in view.alive()],
         "deaths": deaths,
     }
-    scores = over.get("scores") if over is not None else None
-    if isinstance(scores, Mapping) and scores:
-        out["scores"] = {names[int(s)]: points for s, points in sorted(scores.items())}
+    scores = {} if over is None or "scores" not in over.data else over.seat_ints("scores")
+    if scores:
+        out["scores"] = {names[s]: points for s, points in sorted(scores.items())}
     return out
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from lupus.bots.base import Bot, make_bot
-from lupus.engine.deal import composition, deal, seat_names
+from lupus.bots.base import Bot
+from lupus.bots.kinds import make_bot
+from lupus.engine.deal import composition, seat_names
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Prompt
-from lupus.engine.setup import new_game
 from lupus.engine.views import View
+from lupus.families import deal, load, new_game
 from lupus.narration import Narrator
-from lupus.rulebooks import load
 
 Ask = Callable[[str], str | None]
 """Reads one answer (None at the end of input)."""

@@ -7,7 +7,8 @@ cannot cheat, and the test suite proves it by giving bots nothing else.
 
 from __future__ import annotations
 
-from lupus.bots.base import Bot, make_bot
+from lupus.bots.base import Bot
+from lupus.bots.kinds import make_bot
 from lupus.bots.random_bot import RandomBot
 
 __all__ = ["Bot", "RandomBot", "make_bot"]

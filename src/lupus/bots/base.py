@@ -1,4 +1,4 @@
-"""The bot interface and the registry of bot kinds."""
+"""The bot interface (the kinds of bots are made by ``lupus.bots.kinds``)."""
 
 from __future__ import annotations
 
@@ -18,15 +18,3 @@ class Bot(Protocol):
     def act(self, view: View, rng: random.Random) -> Action:
         """One decision for ``view.seat``, from ``view.prompts``."""
         ...
-
-
-def make_bot(kind: str, rulebook: str) -> Bot:
-    from lupus.bots.random_bot import RandomBot
-
-    if kind == "random":
-        return RandomBot()
-    if kind == "heuristic":
-        from lupus.bots.heuristic import heuristic_bot
-
-        return heuristic_bot(rulebook)
-    raise ValueError(f"unknown bot kind {kind!r} (random, heuristic)")

@@ -2,23 +2,72 @@
 
 It is handed a :class:`~lupus.engine.views.View` and a random generator, like every
 bot, and keeps per-seat memory derived from nothing but the views it is handed (see
-``lupus.bots.memory``). The rules of play live in one module per family:
-``heuristic_village`` (werewolf, tit-albert, maffia, mafia-classic) and
-``heuristic_lupusburg``. docs/bots.md describes what each role does and how much
-better than random it plays.
+``lupus.bots.memory``). The rules of play live in a few modules per family, named in
+``BRAINS``: for the village family (werewolf, tit-albert, maffia, mafia-classic)
+``village_suspicion`` (the public suspicion), ``village_memory`` (a seat's private
+facts) and ``village_brain`` (the decisions); for Lupusburg ``lupusburg_memory`` and
+``lupusburg_brain``. docs/bots.md describes what each role does and how much better
+than random it plays.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
 from lupus.bots.base import Bot
-from lupus.bots.heuristic_lupusburg import LupusburgBrain, LupusburgMemory, LupusburgPublic
-from lupus.bots.heuristic_village import VillageBrain, VillageMemory, VillagePublic
-from lupus.bots.memory import Memories
+from lupus.bots.lupusburg_brain import LupusburgBrain
+from lupus.bots.lupusburg_memory import LupusburgMemory, LupusburgPublic
+from lupus.bots.memory import Memories, Memory, Public
+from lupus.bots.village_brain import VillageBrain
+from lupus.bots.village_memory import VillageMemory
+from lupus.bots.village_suspicion import VillagePublic
 from lupus.engine.model import Action
 from lupus.engine.views import View
 from lupus.rulebooks import load
+
+P = TypeVar("P", bound=Public)
+M = TypeVar("M", bound=Memory[Any])
+
+
+class Brain(Protocol):
+    def act(self) -> Action: ...
+
+
+class Heuristic(Generic[P, M]):
+    """One family's heuristic: the memory each seat keeps, the public record the seats
+    share, and the brain that decides from them."""
+
+    def __init__(
+        self,
+        memory: type[M],
+        public: Callable[[View], P],
+        brain: Callable[[View, M, random.Random], Brain],
+    ) -> None:
+        self.memory = memory
+        self.public = public
+        self.brain = brain
+
+    def memories(self) -> Memories[P]:
+        return Memories(self.memory, self.public)
+
+    def act(self, memories: Memories[P], view: View, rng: random.Random) -> Action:
+        memory = memories.of(view)
+        assert isinstance(memory, self.memory)
+        return self.brain(view, memory, rng).act()
+
+
+VILLAGE = Heuristic(VillageMemory, VillagePublic, VillageBrain)
+LUPUSBURG = Heuristic(LupusburgMemory, LupusburgPublic, LupusburgBrain)
+
+# The heuristic of each rulebook family (``Rulebook.family``). The village family's
+# name is changing from "roles" to "village": both name it.
+BRAINS: dict[str, Heuristic[Any, Any]] = {
+    "village": VILLAGE,
+    "roles": VILLAGE,
+    "lupusburg": LUPUSBURG,
+}
 
 
 class HeuristicBot:
@@ -27,19 +76,16 @@ class HeuristicBot:
     def __init__(self, rulebook: str) -> None:
         self.rulebook = rulebook
         self.family = load(rulebook).family
-        self.village = Memories(VillageMemory, VillagePublic)
-        self.lupusburg = Memories(LupusburgMemory, LupusburgPublic)
+        heuristic = BRAINS.get(self.family)
+        if heuristic is None:
+            raise ValueError(f"{rulebook}: no heuristic for the family {self.family!r}")
+        self.heuristic = heuristic
+        self.memories = heuristic.memories()
 
     def act(self, view: View, rng: random.Random) -> Action:
         if not view.prompts:
             raise ValueError(f"seat {view.seat} has nothing to do now")
-        if self.family == "lupusburg":
-            burg = self.lupusburg.of(view)
-            assert isinstance(burg, LupusburgMemory)
-            return LupusburgBrain(view, burg, rng).act()
-        memory = self.village.of(view)
-        assert isinstance(memory, VillageMemory)
-        return VillageBrain(view, memory, rng).act()
+        return self.heuristic.act(self.memories, view, rng)
 
 
 def heuristic_bot(rulebook_id: str) -> Bot:

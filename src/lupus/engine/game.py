@@ -14,14 +14,15 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final, Generic, final
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from lupus.engine import draw
-from lupus.engine.errors import IllegalAction, RulebookError
+from lupus.engine.errors import IllegalAction, RulebookError, SetupError
 from lupus.engine.model import (
     LEADER,
     Action,
@@ -36,6 +37,7 @@ from lupus.engine.model import (
     well_formed,
 )
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
+from lupus.rulebooks.facts import remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 G = TypeVar("G", bound="Game", default="Game")
@@ -44,6 +46,7 @@ CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class Step(Generic[G]):
     """One moment of the game that may wait for decisions.
 
@@ -398,6 +401,15 @@ class Game:
         """The scenario keys of the deal as dealt; families provide them."""
         raise NotImplementedError
 
+    def expand(self, action: Action) -> list[Action]:
+        """The actions a scenario line stands for: itself, unless the family reads a
+        shorthand in it (Lupusburg: a bet with its coin is a ``bet``, then ``keep``)."""
+        return [action]
+
+    def sides_dealt(self) -> list[str]:
+        """The side each seat was dealt (a simulation hands each its side's bot)."""
+        raise NotImplementedError
+
     def record_args(self, action: Action, line: dict[str, object]) -> None:
         """Write an action's arguments into its scenario line; families provide it."""
         raise NotImplementedError
@@ -409,26 +421,6 @@ class Game:
     def option_on(self, key: str) -> bool:
         """A boolean option that a rulebook may not have (then it is off)."""
         return bool(self.options.get(key, False))
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def per_rulebook(
-    table: dict[K, tuple[Rulebook, V]], book: Rulebook, key: K, make: Callable[[], V]
-) -> V:
-    """What ``make`` derives from ``book``, kept in ``table`` under ``key``.
-
-    A simulation asks the same questions of its rulebook for every game. Rulebooks are
-    not hashable, so keys hold their identity; each entry keeps its book alive, and is
-    only taken for the very book it was made from.
-    """
-    entry = table.get(key)
-    if entry is None or entry[0] is not book:
-        entry = (book, make())
-        table[key] = entry
-    return entry[1]
 
 
 @final
@@ -446,16 +438,6 @@ IDLE_PHASES: Final = 100
 on its rulebook: every playable rulebook asks someone something at least every night
 or day, while one whose steps never wait would lay out phases forever."""
 
-KEPT: Final = 1024
-"""How many of a kind of checked setup (sets of options, tables of names, card
-multisets) the engine remembers: a simulation uses a few, a server meets new ones in
-every room and must not keep them all (past this many, the others are checked every
-time)."""
-
-_RESOLVED: Final[
-    dict[tuple[int, tuple[tuple[str, str, object], ...]], tuple[Rulebook, Resolved]]
-] = {}
-
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
     """Every option of the rulebook, with the given values checked against its spec."""
@@ -463,24 +445,24 @@ def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str
 
 
 def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
-    """``resolve_options``, kept per rulebook and given options (see ``per_rulebook``)."""
+    """``resolve_options``, kept in the rulebook's facts per set of given options."""
     try:
         # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
         # accepts only one of them.
-        key = (id(rulebook), tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()])))
+        key = tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()]))
         hash(key)
     except TypeError:  # an unhashable value: it will be refused below, uncached
         return Resolved(_resolve_options(rulebook, given))
-    if len(_RESOLVED) >= KEPT and key not in _RESOLVED:
-        return Resolved(_resolve_options(rulebook, given))
-    return per_rulebook(
-        _RESOLVED, rulebook, key, lambda: Resolved(_resolve_options(rulebook, given))
-    )
+    seen = rulebook.facts.options_seen
+    known = seen.get(key)
+    if isinstance(known, Resolved):
+        return known
+    made = Resolved(_resolve_options(rulebook, given))
+    remember(seen, key, made)
+    return made
 
 
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    from lupus.engine.errors import SetupError
-
     unknown = sorted(set(given) - set(rulebook.options))
     if unknown:
         known = ", ".join(sorted(rulebook.options)) or "none"

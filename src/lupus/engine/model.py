@@ -245,6 +245,100 @@ class Event(Value):
             twins[key] = twin
         return twin
 
+    # Typed reads of the data (each kind's fields: ``lupus.village.events``,
+    # ``lupus.lupusburg.events``). A value of the wrong type raises TypeError, nothing
+    # is coerced (a bool is no seat); a field the event lacks raises KeyError, but for
+    # the ``maybe_`` reads, which give None. Lists may be tuples and mappings read-only
+    # proxies (a view's copies); what a read returns is a fresh list or dict.
+    def seat(self, name: str) -> int:
+        """A seat (a Lupusburg house reads the same way)."""
+        value = self.data[name]
+        if type(value) is not int:
+            raise self.mistyped(name, value, "a seat")
+        assert isinstance(value, int)
+        return value
+
+    def maybe_seat(self, name: str) -> int | None:
+        """A seat, or None (the field is None or absent: nobody)."""
+        return None if self.data.get(name) is None else self.seat(name)
+
+    def count(self, name: str) -> int:
+        """An int that is no seat (a round, a number of votes, a coin)."""
+        value = self.data[name]
+        if type(value) is not int:
+            raise self.mistyped(name, value, "an int")
+        assert isinstance(value, int)
+        return value
+
+    def text(self, name: str) -> str:
+        """A str (a role id, a cause, a step id)."""
+        value = self.data[name]
+        if type(value) is not str:
+            raise self.mistyped(name, value, "a text")
+        assert isinstance(value, str)
+        return value
+
+    def maybe_text(self, name: str) -> str | None:
+        """A str, or None (the field is None or absent)."""
+        return None if self.data.get(name) is None else self.text(name)
+
+    def seats(self, name: str) -> list[int]:
+        """A list of seats (or of houses, or of ints)."""
+        value = self.data[name]
+        found: list[int] = []
+        if type(value) is list or type(value) is tuple:
+            assert isinstance(value, list | tuple)
+            for item in value:
+                if type(item) is not int:
+                    raise self.mistyped(name, value, "a list of seats")
+                assert isinstance(item, int)
+                found.append(item)
+            return found
+        raise self.mistyped(name, value, "a list of seats")
+
+    def texts(self, name: str) -> list[str]:
+        """A list of strs (names, cards)."""
+        value = self.data[name]
+        found: list[str] = []
+        if type(value) is list or type(value) is tuple:
+            assert isinstance(value, list | tuple)
+            for item in value:
+                if type(item) is not str:
+                    raise self.mistyped(name, value, "a list of texts")
+                assert isinstance(item, str)
+                found.append(item)
+            return found
+        raise self.mistyped(name, value, "a list of texts")
+
+    def seat_texts(self, name: str) -> dict[int, str]:
+        """A mapping of seat (or house) to str (``roles``, ``characters``)."""
+        value = self.data[name]
+        found: dict[int, str] = {}
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if type(key) is not int or type(item) is not str:
+                    raise self.mistyped(name, value, "a mapping of seat to text")
+                assert isinstance(key, int) and isinstance(item, str)
+                found[key] = item
+            return found
+        raise self.mistyped(name, value, "a mapping of seat to text")
+
+    def seat_ints(self, name: str) -> dict[int, int]:
+        """A mapping of seat (or house) to int (a tally's ``votes``, ``scores``)."""
+        value = self.data[name]
+        found: dict[int, int] = {}
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if type(key) is not int or type(item) is not int:
+                    raise self.mistyped(name, value, "a mapping of seat to int")
+                assert isinstance(key, int) and isinstance(item, int)
+                found[key] = item
+            return found
+        raise self.mistyped(name, value, "a mapping of seat to int")
+
+    def mistyped(self, name: str, value: object, what: str) -> TypeError:
+        return TypeError(f"{self.kind}.{name}: {bounded(value)} is not {what}")
+
 
 def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
     """A read-only deep copy of an event's data (see ``Event.seen_by``)."""

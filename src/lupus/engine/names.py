@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import KEPT, per_rulebook
+from lupus.rulebooks.facts import KEPT
 from lupus.rulebooks.schema import Rulebook
 
 MAX_NAME_LENGTH: Final = 24
@@ -152,12 +152,3 @@ def shown(name: str) -> str:
     if len(name) > MAX_NAME_LENGTH + 8:
         return repr(name[:MAX_NAME_LENGTH]) + "..."
     return repr(name)
-
-
-_KNOWN: Final[dict[int, tuple[Rulebook, set[tuple[str, ...]]]]] = {}
-
-
-def tables_checked(book: Rulebook) -> set[tuple[str, ...]]:
-    """The tables of names found valid under ``book``, for families that keep no
-    facts of their own (Lupusburg; the village family keeps them in ``RuleFacts``)."""
-    return per_rulebook(_KNOWN, book, id(book), set)

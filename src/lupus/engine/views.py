@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
+from lupus.engine.events import plain as plain
+from lupus.engine.events import to_json
 from lupus.engine.model import LEADER, SOLO, Event, Prompt, Value
 from lupus.rulebooks.schema import OptionValue
 
@@ -187,8 +189,8 @@ class View(Value):
         """The seat's own current role, as its events told it (None for the leader)."""
         role = None
         for ev in self.events:
-            if ev.kind in ("role_dealt", "role_taken") and ev.data.get("player") == self.seat:
-                role = str(ev.data["role"])
+            if ev.kind in ("role_dealt", "role_taken") and ev.seat("player") == self.seat:
+                role = ev.text("role")
         return role
 
     def dead(self) -> set[int]:
@@ -198,9 +200,9 @@ class View(Value):
         characters_lost: dict[int, int] = {}
         for ev in self.events:
             if ev.kind == "death":
-                dead.add(int(str(ev.data["player"])))
+                dead.add(ev.seat("player"))
             elif ev.kind == "character_dies":
-                seat = int(str(ev.data["player"]))
+                seat = ev.seat("player")
                 characters_lost[seat] = characters_lost.get(seat, 0) + 1
                 if characters_lost[seat] == 2:
                     dead.add(seat)
@@ -220,37 +222,21 @@ class View(Value):
 
 
 def role_facts(event: Event) -> list[tuple[int, str]]:
-    """The (seat, role) facts an event discloses; the secrecy tests audit exactly these."""
+    """The (seat, role) facts an event discloses; the secrecy tests audit exactly these
+    (the fields each kind declares in ``discloses``: ``lupus.village.events``)."""
     data = event.data
     facts: list[tuple[int, str]] = []
     if "role" in data and "player" in data:
-        facts.append((int(str(data["player"])), str(data["role"])))
-    roles = data.get("roles")
-    if isinstance(roles, Mapping):
-        facts.extend((int(str(s)), str(r)) for s, r in roles.items())
+        facts.append((event.seat("player"), event.text("role")))
+    if "roles" in data:
+        facts.extend(event.seat_texts("roles").items())
     return facts
 
 
 def event_json(event: Event) -> dict[str, object]:
-    """One event as plain JSON data (see ``View.to_json``)."""
-    audience = event.audience
-    return {
-        "kind": event.kind,
-        "audience": None if audience is None else sorted(audience),
-        "phase": event.phase,
-        "number": event.number,
-        "data": plain(event.data),
-    }
-
-
-def plain(value: object) -> object:
-    """Event data as JSON data: mappings as dicts with string keys, sequences as lists."""
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        items = sorted(value) if isinstance(value, set | frozenset) else value
-        return [plain(item) for item in items]
-    return value
+    """One event as plain JSON data (see ``View.to_json``; ``events.from_json`` reads
+    it back)."""
+    return to_json(event)
 
 
 class Ledger:

@@ -7,20 +7,39 @@ his characters lives, and players with no living character still bet and vote.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Final, cast, final
 
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
 from lupus.engine.game import Game, Step, count_cards
 from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
-from lupus.engine.names import player_names, tables_checked
+from lupus.engine.names import player_names
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
 THIEF = "thief"
 TOWNSFOLK = "townsfolk"
 HOUSE_VERBS = frozenset({"peek", "claw", "privilege", "show", "token", "ballot"})
+
+
+@final
+class Layout:
+    """The steps Lupusburg's phases are made of, handed in by the family
+    (``lupus.lupusburg.family``): the steps' module imports this one, so this one names
+    none of them."""
+
+    def __init__(
+        self,
+        phase_start: Callable[[str, int], Step],
+        dawn: Callable[[], Step],
+        steps: Callable[[Sequence[str], LupusburgGame], list[Step]],
+        win_check: Callable[[], Step],
+    ) -> None:
+        self.phase_start: Final = phase_start
+        self.dawn: Final = dawn
+        self.steps: Final = steps
+        self.win_check: Final = win_check
 
 
 class LupusburgGame(Game):
@@ -34,10 +53,13 @@ class LupusburgGame(Game):
         bag: Sequence[int] | None = None,
         options: dict[str, OptionValue] | None = None,
         seed: int = 0,
+        *,
+        layout: Layout,
     ) -> None:
         # The names first (their number before anything per name), kept in NFC.
-        names = player_names(rulebook, names, tables_checked(rulebook), no_dot=True)
+        names = player_names(rulebook, names, rulebook.facts.valid_names, no_dot=True)
         super().__init__(rulebook, names, options, seed)
+        self.layout = layout
         self.spec = rulebook.lupusburg or LupusburgSpec()
         check_setup(rulebook, self.names, characters, chests, bag, self.spec, burgomaster)
         self.characters: list[str] = [c for pair in characters for c in pair]
@@ -159,6 +181,17 @@ class LupusburgGame(Game):
             record["bag"] = list(self.given_bag)
         return record
 
+    def expand(self, action: Action) -> list[Action]:
+        """``{"do": "bet", "target": NAME, "coin": VALUE}``: a ``bet`` on the player,
+        then ``keep`` of that coin (the line's index stays the file's)."""
+        args = action.args
+        if action.verb == "bet" and len(args) == 2:
+            return [Action(action.actor, "bet", args[:1]), Action(action.actor, "keep", args[1:])]
+        return [action]
+
+    def sides_dealt(self) -> list[str]:
+        return [WEREWOLF if seat == self.werewolf else TOWNSFOLK for seat in range(self.n)]
+
     def record_args(self, action: Action, line: dict[str, object]) -> None:
         """A house as ``<player>.1`` or ``.2``, a bet's player by name, a kept coin as
         ``coin`` (see ``Game.scenario_line``)."""
@@ -175,14 +208,16 @@ class LupusburgGame(Game):
 
     # ------------------------------------------------------------------ flow
     def next_phase(self) -> list[Step]:
-        from lupus.lupusburg.steps import Dawn, PhaseStart, make_steps
-
-        book = self.rulebook
+        book, layout = self.rulebook, self.layout
         if self.phase in ("setup", "day"):
             number = self.number + 1
             ids = book.night.first if number == 1 else book.night.later
-            return [PhaseStart("night", number), *make_steps(ids, self), Dawn()]
-        return [PhaseStart("day", self.number), *make_steps(book.day, self)]
+            return [
+                layout.phase_start("night", number),
+                *layout.steps(ids, self),
+                layout.dawn(),
+            ]
+        return [layout.phase_start("day", self.number), *layout.steps(book.day, self)]
 
     def kill_house(self, house: int, cause: str) -> None:
         """The character under ``house`` dies; it and its house are set aside face down."""
@@ -197,10 +232,8 @@ class LupusburgGame(Game):
 
     def after_resolve(self) -> None:
         if self.dirty:
-            from lupus.lupusburg.steps import WinCheck
-
             self.dirty = False
-            self.push_front(WinCheck())
+            self.push_front(self.layout.win_check())
 
     # ------------------------------------------------------------------ the end
     def check_end(self) -> None:

@@ -8,7 +8,6 @@ from lupus.engine.draw import choice, shuffle
 from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt, alone, bare, one_each
 from lupus.lupusburg.game import LupusburgGame
-from lupus.rulebooks.schema import Rulebook
 
 
 def houses(targets: list[int]) -> tuple[Args, ...]:
@@ -456,15 +455,3 @@ STEPS: dict[str, Callable[[LupusburgGame], list[Step]]] = {
 
 def make_steps(ids: Sequence[str], g: LupusburgGame) -> list[Step]:
     return [step for i in ids for step in STEPS[i](g)]
-
-
-def check_steps(book: Rulebook) -> None:
-    if book.family != "lupusburg":
-        return
-    for where, ids in (("night.first", book.night.first), ("night.later", book.night.later)):
-        for step_id in ids:
-            if step_id not in STEPS:
-                raise ValueError(f"{where}: unknown step {step_id!r} (known: {', '.join(STEPS)})")
-    for step_id in book.day:
-        if step_id not in STEPS:
-            raise ValueError(f"day: unknown step {step_id!r} (known: {', '.join(STEPS)})")

@@ -12,8 +12,9 @@ An Avenger murdered tonight still wakes and shoots: the murder takes effect at d
 from __future__ import annotations
 
 from lupus.engine.model import Prompt, alone
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
 
 CAUSE = "shot"
 
@@ -43,3 +44,11 @@ class AvengerStep(Ballot):
                 g.emit("unharmed", [], player=target, role=g.roles[target], cause=CAUSE)
                 continue
             g.kill(target, CAUSE)
+
+
+ROLE = Role(
+    "avenger",
+    card="avenger",
+    steps={"avenger": AvengerStep},
+    verbs=(Verb("shoot", "avenger", ("avenger",), "night", targets="standing"),),
+)

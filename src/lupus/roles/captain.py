@@ -14,8 +14,9 @@ from __future__ import annotations
 from lupus.engine.draw import choice
 from lupus.engine.game import plurality
 from lupus.engine.model import Action, Prompt, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats, tally
+from lupus.village.game import VillageGame
+from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.steps import Ballot, seats, tally
 
 
 class ElectionStep(Ballot):
@@ -102,37 +103,6 @@ class SuccessionStep(Ballot):
             g.emit("no_successor", None, player=self.captain)
 
 
-class DecideStep(Ballot):
-    """A tie in the day vote while the captain lives: he picks among the tied."""
-
-    id = "decide"
-
-    def __init__(self, tied: list[int]) -> None:
-        super().__init__()
-        self.tied = tied
-
-    def begin(self, g: VillageGame) -> bool:
-        captain = g.captain
-        if captain is None or not g.alive[captain]:
-            return False
-        self.voters = (captain,)
-        return True
-
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        partner = g.partner(actor)
-        return (Prompt(actor, "decide", seats([t for t in self.tied if t != partner])),)
-
-    def resolve(self, g: VillageGame) -> None:
-        from lupus.roles.day_vote import VoteStep
-
-        chosen = self.picked(self.voters[0], "decide")
-        if chosen is None:
-            g.push_front(VoteStep(tuple(self.tied)))
-            return
-        g.emit("decided", None, player=self.voters[0], target=chosen)
-        g.kill(chosen, "vote")
-
-
 def appoint(g: VillageGame, seat: int, how: str) -> None:
     g.captain = seat
     g.emit("captain", None, player=seat, how=how)
@@ -142,3 +112,16 @@ def on_death(g: VillageGame, seat: int, cause: str) -> None:
     if g.captain == seat:
         g.captain = None
         g.successions.append(SuccessionStep(seat))
+
+
+ROLE = Role(
+    "captain",
+    steps={"election": ElectionStep},
+    on_death=on_death,
+    death_order=20,
+    verbs=(
+        Verb("elect", "election", (ANYONE,), "day", first_only=True),
+        Verb("abstain", "election", (ANYONE,), "day", first_only=True, targets="none"),
+        Verb("appoint", "succession", (), "any"),
+    ),
+)

@@ -14,10 +14,11 @@ causes nobody dies of heartbreak and nothing is revealed before the end.
 
 from __future__ import annotations
 
-from lupus.engine.village import VillageGame
-from lupus.roles.base import VillageStep
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role
+from lupus.village.steps import VillageStep
 
-ROLE = "couple"
+ROLE_ID = "couple"
 
 
 class CoupleStep(VillageStep):
@@ -26,17 +27,20 @@ class CoupleStep(VillageStep):
     id = "couple"
 
     def begin(self, g: VillageGame) -> bool:
-        if not g.in_deck(ROLE):
+        if not g.in_deck(ROLE_ID):
             return False
         g.emit("wake", None, step=self.id)
-        pair = g.holders(ROLE, living=False)
+        pair = g.holders(ROLE_ID, living=False)
         if g.number == 1 and len(pair) == 2:
-            g.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE))
+            g.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE_ID))
         return True
 
     def resolve(self, g: VillageGame) -> None:
-        pair = g.holders(ROLE, living=False)
+        pair = g.holders(ROLE_ID, living=False)
         living = [s for s in pair if g.alive[s]]
         if len(pair) == 2 and len(living) == 1:
             g.kill(living[0], "heartbreak")
-            g.announce("couple_revealed", players=pair, roles=dict.fromkeys(pair, ROLE))
+            g.announce("couple_revealed", players=pair, roles=dict.fromkeys(pair, ROLE_ID))
+
+
+ROLE = Role("couple", card=ROLE_ID, steps={"couple": CoupleStep})

@@ -10,8 +10,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from lupus.engine.model import Prompt, alone
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, VillageStep
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, VillageStep
 
 
 class CupidStep(Ballot):
@@ -61,3 +62,13 @@ def heartbreak(g: VillageGame, seat: int, cause: str) -> None:
     partner = g.partner(seat)
     if partner is not None and g.alive[partner]:
         g.kill(partner, "heartbreak")
+
+
+ROLE = Role(
+    "cupid",
+    card="cupid",
+    steps={"cupid": CupidStep, "lovers": LoversStep},
+    on_death=heartbreak,
+    death_order=0,  # the partner dies at once, before anything the death sets off
+    verbs=(Verb("link", "cupid", ("cupid",), "night", first_only=True),),
+)

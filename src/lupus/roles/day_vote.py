@@ -1,4 +1,4 @@
-"""The village's day vote: plurality, the captain counting twice.
+"""The village's day vote: plurality, the captain counting twice and breaking ties.
 
 A tie: a living captain picks among the tied; otherwise a second round among the tied
 in which every living player votes; a second tie eliminates nobody. A vote with no
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from lupus.engine.game import plurality
 from lupus.engine.model import Action, Prompt, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.village.game import VillageGame
+from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.steps import Ballot, seats
 
 
 class VoteStep(Ballot):
@@ -62,10 +63,48 @@ class VoteStep(Ballot):
         if self.round == 2:
             g.emit("no_elimination", None, reason="second_tie")
             return
-        from lupus.roles.captain import DecideStep
-
         captain = g.captain
         if captain is not None and g.alive[captain]:
             g.push_front(DecideStep(tied))
         else:
             g.push_front(VoteStep(tuple(tied)))
+
+
+class DecideStep(Ballot):
+    """A tie in the day vote while the captain lives: he picks among the tied."""
+
+    id = "decide"
+
+    def __init__(self, tied: list[int]) -> None:
+        super().__init__()
+        self.tied = tied
+
+    def begin(self, g: VillageGame) -> bool:
+        captain = g.captain
+        if captain is None or not g.alive[captain]:
+            return False
+        self.voters = (captain,)
+        return True
+
+    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        partner = g.partner(actor)
+        return (Prompt(actor, "decide", seats([t for t in self.tied if t != partner])),)
+
+    def resolve(self, g: VillageGame) -> None:
+        chosen = self.picked(self.voters[0], "decide")
+        if chosen is None:
+            g.push_front(VoteStep(tuple(self.tied)))
+            return
+        g.emit("decided", None, player=self.voters[0], target=chosen)
+        g.kill(chosen, "vote")
+
+
+ROLE = Role(
+    "vote",
+    steps={"vote": VoteStep},
+    verbs=(
+        Verb("vote", "vote", (ANYONE,), "day"),
+        Verb("abstain", "vote", (ANYONE,), "day", targets="none"),
+        Verb("decide", "decide", (ANYONE,), "day"),
+    ),
+)

@@ -9,8 +9,9 @@ takes effect at dawn.
 from __future__ import annotations
 
 from lupus.engine.model import Prompt, alone
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
 
 
 class DetectiveStep(Ballot):
@@ -28,3 +29,11 @@ class DetectiveStep(Ballot):
             target = self.picked(detective, "inspect")
             if target is not None:
                 g.emit("inspection", alone(detective), player=target, side=g.side(target))
+
+
+ROLE = Role(
+    "detective",
+    card="detective",
+    steps={"detective": DetectiveStep},
+    verbs=(Verb("inspect", "detective", ("detective",), "night", targets="standing"),),
+)

@@ -12,9 +12,43 @@ of the murder, so a murdered Detective, Couple member or Avenger still wakes ton
 
 from __future__ import annotations
 
-from lupus.engine.model import Action, Prompt, alone
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from typing import ClassVar
+
+from lupus.engine.model import Action, Prompt, Value, alone
+from lupus.village.game import VillageGame
+from lupus.village.night import NightRecord
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
+
+
+class LastProtection(Value):
+    """What the Doctor keeps across nights: whom he protected last, and that night's
+    record (whose ``saved`` tells, after its dawn, whether the protection saved him).
+    Equal by what it decides: the player he protected and the one he may not protect."""
+
+    __slots__ = ("night", "target")
+    FIELDS: ClassVar[tuple[str, ...]] = ("target", "forbidden")
+
+    def __init__(self) -> None:
+        self.target: int | None = None
+        self.night: NightRecord | None = None
+
+    @property
+    def forbidden(self) -> int | None:
+        return self.banned()
+
+    def banned(self) -> int | None:
+        """The player he may not protect tonight: last night's, unless it saved him."""
+        night = self.night
+        if night is not None and night.saved is not None and night.saved == self.target:
+            return None
+        return self.target
+
+
+def last_protection(g: VillageGame) -> LastProtection:
+    kept = g.memory("doctor")
+    assert isinstance(kept, LastProtection)
+    return kept
 
 
 class DoctorStep(Ballot):
@@ -25,7 +59,7 @@ class DoctorStep(Ballot):
         return g.holders("doctor")
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        banned = g.protected_last if not g.saved_last else None
+        banned = last_protection(g).banned()
         return (Prompt(actor, "protect", seats([s for s in g.standing() if s != banned])),)
 
     def recorded(self, g: VillageGame, action: Action) -> None:
@@ -36,4 +70,14 @@ class DoctorStep(Ballot):
             (t for t in (self.picked(d, "protect") for d in self.voters) if t is not None), None
         )
         g.night.protected = protected
-        g.protected_last = protected  # (dawn tells whether he was saved: ``saved_last``)
+        last = last_protection(g)
+        last.target, last.night = protected, g.night  # (dawn tells whether it saved him)
+
+
+ROLE = Role(
+    "doctor",
+    card="doctor",
+    steps={"doctor": DoctorStep},
+    memory=LastProtection,
+    verbs=(Verb("protect", "doctor", ("doctor",), "night", targets="standing"),),
+)

@@ -8,8 +8,9 @@ check, so it can still turn the game.
 from __future__ import annotations
 
 from lupus.engine.model import Prompt, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
 
 
 class ShootStep(Ballot):
@@ -40,3 +41,15 @@ class ShootStep(Ballot):
 def on_death(g: VillageGame, seat: int, cause: str) -> None:
     if g.roles[seat] == "hunter" and cause in g.facts.hunter_triggers:
         g.shots.append(ShootStep(seat))
+
+
+ROLE = Role(
+    "hunter",
+    card="hunter",
+    on_death=on_death,
+    death_order=10,
+    verbs=(
+        Verb("shoot", "hunter", (), "any"),
+        Verb("pass", "hunter", (), "any", targets="none"),
+    ),
+)

@@ -19,20 +19,21 @@ tie broken) tells it anything about her.
 from __future__ import annotations
 
 from lupus.engine.model import Prompt, alone, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot
 
-ROLE = "little-girl"
+ROLE_ID = "little-girl"
 
 
 class LittleGirlStep(Ballot):
     """She decides whether she will peep during the werewolves' step that follows."""
 
     id = "little_girl"
-    wake: str | None = ROLE
+    wake: str | None = ROLE_ID
 
     def who(self, g: VillageGame) -> list[int]:
-        return g.holders(ROLE)
+        return g.holders(ROLE_ID)
 
     def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return (bare(actor, "spy"), bare(actor, "pass"))
@@ -49,7 +50,7 @@ class LittleGirlStep(Ballot):
 def watch(g: VillageGame, awake: list[int], victim: int | None) -> int | None:
     """The pack has chosen: each girl who decided to peep sees it and may be caught.
     Returns the night's victim (a girl caught, else the pack's)."""
-    if not g.in_deck(ROLE):
+    if not g.in_deck(ROLE_ID):
         return victim
     roll = g.rng.random() if awake else 1.0  # (drawn whatever she did: see above)
     for girl in g.night.spying:
@@ -72,3 +73,14 @@ def peep(
         g.emit("caught", witnesses, player=girl, role=g.roles[girl])
         return girl
     return victim
+
+
+ROLE = Role(
+    "little-girl",
+    card=ROLE_ID,
+    steps={"little_girl": LittleGirlStep},
+    verbs=(
+        Verb("spy", "little_girl", (ROLE_ID,), "night", targets="none"),
+        Verb("pass", "little_girl", (ROLE_ID,), "night", targets="none"),
+    ),
+)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats, tally
+from lupus.village.game import VillageGame
+from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.steps import Ballot, seats, tally
 
 
 class LynchStep(Ballot):
@@ -37,3 +38,10 @@ class LynchStep(Ballot):
         if len(tied) > 1:
             g.emit("tie", None, players=tied, vote="vote")
         g.kill(pick_one(g.rng, tied), "vote")
+
+
+ROLE = Role(
+    "lynch",
+    steps={"lynch": LynchStep},
+    verbs=(Verb("vote", "lynch", (ANYONE,), "day"),),
+)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats, tally
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats, tally
 
 
 class MafiaStep(Ballot):
@@ -54,3 +55,11 @@ class MafiaStep(Ballot):
         victim = pick_one(g.rng, plurality(named)) if named else None
         g.emit("pack_victim", self.voters, target=victim)
         g.night.victim = victim
+
+
+ROLE = Role(
+    "mafia",
+    pack=True,
+    steps={"mafia": MafiaStep},
+    verbs=(Verb("kill", "mafia", ("@pack",), "night", targets="standing"),),
+)

@@ -15,8 +15,9 @@
 from __future__ import annotations
 
 from lupus.engine.model import Action, Prompt, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, VillageStep, seats, tally
+from lupus.village.game import VillageGame
+from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.steps import Ballot, VillageStep, seats, tally
 
 
 class NominationsStep(VillageStep):
@@ -117,3 +118,15 @@ class BanishmentStep(Ballot):
             g.kill(banished[0], "vote")
         else:
             g.emit("no_elimination", None, reason="no_majority")
+
+
+ROLE = Role(
+    "nominations",
+    steps={"nominations": NominationsStep, "defence": DefenceStep, "banishment": BanishmentStep},
+    verbs=(
+        Verb("nominate", "nominations", (ANYONE,), "day"),
+        Verb("withdraw", "nominations", (ANYONE,), "day", targets="none"),
+        Verb("vote", "banishment", (ANYONE,), "day"),
+        Verb("abstain", "banishment", (ANYONE,), "day", targets="none"),
+    ),
+)

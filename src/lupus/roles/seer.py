@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from lupus.engine.model import Prompt, alone
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
 
 
 class SeerStep(Ballot):
@@ -22,3 +23,12 @@ class SeerStep(Ballot):
             target = self.picked(seer, "inspect")
             if target is not None:
                 g.emit("vision", alone(seer), player=target, role=g.roles[target])
+
+
+ROLE = Role(
+    "seer",
+    card="seer",
+    steps={"seer": SeerStep},
+    verbs=(Verb("inspect", "seer", ("seer",), "night"),),
+    learns=("inspect",),
+)

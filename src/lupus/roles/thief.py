@@ -7,8 +7,9 @@ the middle; the card he takes is his role for the rest of the game.
 from __future__ import annotations
 
 from lupus.engine.model import Action, Prompt, alone, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot
 
 
 class ThiefStep(Ballot):
@@ -43,3 +44,14 @@ class ThiefStep(Ballot):
             g.extra_cards[g.extra_cards.index(card)] = g.roles[thief]
             g.give_role(thief, card)
             g.emit("role_taken", alone(thief), player=thief, role=card)
+
+
+ROLE = Role(
+    "thief",
+    card="thief",
+    steps={"thief": ThiefStep},
+    verbs=(
+        Verb("take", "thief", ("thief",), "night", first_only=True, targets="cards"),
+        Verb("keep", "thief", ("thief",), "night", first_only=True, targets="none"),
+    ),
+)

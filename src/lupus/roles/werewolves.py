@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from lupus.engine.game import pick_one, plurality
 from lupus.engine.model import Action, Prompt, bare
-from lupus.engine.village import VillageGame
 from lupus.roles import little_girl
-from lupus.roles.base import Ballot, seats, tally
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats, tally
 
 
 class WerewolvesStep(Ballot):
@@ -58,3 +59,15 @@ def starve(g: VillageGame, pack: list[int], winner: str) -> None:
         g.kill(wolf, "hunger")
     g.release_news()  # the village learns it now: the game is over
     g.finish(winner, "starvation")
+
+
+ROLE = Role(
+    "werewolves",
+    pack=True,
+    card="werewolf",
+    steps={"werewolves": WerewolvesStep},
+    verbs=(
+        Verb("kill", "werewolves", ("werewolf",), "night"),
+        Verb("sleep", "werewolves", ("werewolf",), "night", targets="none"),
+    ),
+)

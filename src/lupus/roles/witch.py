@@ -7,9 +7,29 @@ tit-albert option ``longanis_potions = 1`` allows one potion in all, her choice.
 
 from __future__ import annotations
 
-from lupus.engine.model import Action, Prompt, alone, bare
-from lupus.engine.village import VillageGame
-from lupus.roles.base import Ballot, seats
+from typing import ClassVar
+
+from lupus.engine.model import Action, Prompt, Value, alone, bare
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
+
+
+class Potions(Value):
+    """What the Witch keeps across nights: her potions not yet used."""
+
+    __slots__ = ("heal", "poison")
+    FIELDS: ClassVar[tuple[str, ...]] = ("heal", "poison")
+
+    def __init__(self) -> None:
+        self.heal = 1
+        self.poison = 1
+
+
+def potions(g: VillageGame) -> Potions:
+    kept = g.memory("witch")
+    assert isinstance(kept, Potions)
+    return kept
 
 
 class WitchStep(Ballot):
@@ -30,11 +50,13 @@ class WitchStep(Ballot):
     def budget(self, g: VillageGame) -> int:
         total = g.options.get("longanis_potions", 2)
         assert isinstance(total, int)
-        spent = 2 - g.potions["heal"] - g.potions["poison"]
+        left = potions(g)
+        spent = 2 - left.heal - left.poison
         return total - spent
 
     def usable(self, g: VillageGame, kind: str) -> bool:
-        return g.potions[kind] > 0 and self.budget(g) > 0
+        left = potions(g)
+        return (left.heal if kind == "heal" else left.poison) > 0 and self.budget(g) > 0
 
     def can_heal(self, g: VillageGame) -> bool:
         return self.usable(g, "heal") and g.night.victim is not None
@@ -62,14 +84,27 @@ class WitchStep(Ballot):
     def act(self, g: VillageGame, action: Action) -> None:
         witch = action.actor
         if action.verb == "heal":
-            g.potions["heal"] -= 1
+            potions(g).heal -= 1
             g.night.healed = True
             g.emit("potion", alone(witch), kind="heal", target=g.night.victim)
         elif action.verb == "poison":
-            g.potions["poison"] -= 1
+            potions(g).poison -= 1
             target = action.args[0]
             assert isinstance(target, int)
             g.night.poisoned.append(target)
             g.emit("potion", alone(witch), kind="poison", target=target)
         if action.verb == "pass" or not self.can_brew(g):
             self.done.add(witch)
+
+
+ROLE = Role(
+    "witch",
+    card="witch",
+    steps={"witch": WitchStep},
+    memory=Potions,
+    verbs=(
+        Verb("heal", "witch", ("witch",), "night", targets="none"),
+        Verb("poison", "witch", ("witch",), "night"),
+        Verb("pass", "witch", ("witch",), "night", targets="none"),
+    ),
+)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from typing import Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from lupus.rulebooks.facts import RuleFacts, WinRule
 
 OptionValue = bool | int | float | str
 
@@ -163,7 +165,9 @@ class LupusburgSpec(_Strict):
 
 class Rulebook(_Strict):
     id: str
-    family: Literal["roles", "lupusburg"] = "roles"
+    # The game family whose mechanics play it (``lupus.families``): "village" (one card
+    # per player) or "lupusburg" (two characters per player).
+    family: str = "village"
     languages: tuple[str, ...]
     min_players: int = Field(ge=2)
     max_players: int = Field(ge=2)
@@ -179,6 +183,7 @@ class Rulebook(_Strict):
     compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)
+    _facts: RuleFacts | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _consistent(self) -> Rulebook:
@@ -235,3 +240,34 @@ class Rulebook(_Strict):
 
     def tagged(self, tag: str) -> frozenset[str]:
         return frozenset(r for r, spec in self.roles.items() if tag in spec.tags)
+
+    @property
+    def facts(self) -> RuleFacts:
+        """The rulebook's facts as plain values, built on first use (see ``RuleFacts``)."""
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = self._make_facts()
+        return facts
+
+    def _make_facts(self) -> RuleFacts:
+        mechanics = self.mechanics
+        minimum = self.minimum
+        return RuleFacts(
+            pack=self.tagged(mechanics.pack_tag),
+            faction_of_role={r: s.faction for r, s in self.roles.items()},
+            wins=tuple(WinRule(w.faction, w.when, w.of, w.count) for w in self.win),
+            first_night=tuple(self.night.first),
+            later_nights=tuple(self.night.later),
+            preparation=tuple(self.night.preparation),
+            day=tuple(self.day),
+            kill_cause=mechanics.kill_cause,
+            reveal_on_death=mechanics.reveal_on_death,
+            announce_failed_attempt=mechanics.announce_failed_attempt,
+            hunter_triggers=frozenset(mechanics.hunter_triggers),
+            starvation_winner=mechanics.starvation_winner,
+            pack_kills_own=mechanics.pack_kills_own,
+            pack_must_agree=mechanics.pack_must_agree,
+            captain_self_vote=mechanics.captain_self_vote,
+            lovers_know_partner_role=mechanics.lovers_know_partner_role,
+            minimum_lifted_by=(minimum.lifted_by or "") if minimum is not None else "",
+        )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lupus.engine.deal import composition
-from lupus.rulebooks import load
+from lupus.families import load
 from lupus.rulebooks.schema import OptionValue
 from lupus.sim.stats import wilson
 

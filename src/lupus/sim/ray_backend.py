@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from lupus.sim.runner import SimConfig, Tally, play_range
+from lupus.sim.config import SimConfig, Tally
+from lupus.sim.selfplay import play_range
 
 
 def play_chunk(config: SimConfig, start: int, stop: int) -> Tally:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from lupus.sim.config import SimConfig, SimResult, Tally
+from lupus.sim.ray_backend import run_on_ray
 from lupus.sim.selfplay import (
     MAX_ACTIONS,
     TIMER,
@@ -66,8 +67,6 @@ def simulate(
     total = Tally()
     results: Iterable[Tally]
     if backend == "ray":
-        from lupus.sim.ray_backend import run_on_ray
-
         results = run_on_ray(work, ray_address)
     elif workers <= 1:
         results = (_play_chunk(w) for w in work)

@@ -9,16 +9,14 @@ import hashlib
 import random
 from typing import Final, final
 
-from lupus.bots.base import Bot, make_bot
-from lupus.engine.deal import deal, seat_names
+from lupus.bots.base import Bot
+from lupus.bots.kinds import make_bot
+from lupus.engine.deal import seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
-from lupus.engine.setup import new_game
 from lupus.engine.views import view_of
-from lupus.engine.village import VillageGame
-from lupus.lupusburg.game import LupusburgGame
-from lupus.rulebooks import load
+from lupus.families import family_of, rulebook
 from lupus.rulebooks.schema import Rulebook
 from lupus.sim.config import SimConfig, Tally
 
@@ -43,10 +41,7 @@ def days_played(game: Game) -> int:
 
 def seat_factions(book: Rulebook, game: Game) -> list[str]:
     """The side each seat starts on, to hand it its faction's bot."""
-    if isinstance(game, VillageGame):
-        return [game.faction_of_role[r] for r in game.dealt]
-    assert isinstance(game, LupusburgGame)
-    return ["werewolf" if s == game.werewolf else "townsfolk" for s in range(game.n)]
+    return game.sides_dealt()
 
 
 @final
@@ -55,7 +50,8 @@ class Table:
     seats' names, the options and which kind of bot plays for each faction."""
 
     def __init__(self, config: SimConfig, book: Rulebook | None = None) -> None:
-        self.book: Final = book or load(config.rules)
+        self.book: Final = rulebook(book or config.rules)
+        self.family: Final = family_of(self.book)
         self.seed: Final = config.seed
         self.players: Final = config.players
         self.counts: Final = config.composition()
@@ -74,18 +70,10 @@ def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     """Game ``index`` of the run before any action, and the generator its bots then
     draw from: a seeded deal, then ``new_game`` (replaying a run's game starts here)."""
     rng = seeded(game_seed(table.seed, index))
-    d = deal(table.book, table.players, table.counts, rng, table.options)
-    game = new_game(
-        table.book,
-        table.names,
-        d.roles,
-        d.extra_cards,
-        dict(table.options),
-        seed=rng.getrandbits(63),
-        characters=d.characters,
-        chests=d.chests,
-        burgomaster=d.burgomaster,
-    )
+    book = table.book
+    family = table.family
+    dealt = family.deal(book, table.players, table.counts, rng, table.options)
+    game = family.new_game(book, table.names, dealt, dict(table.options), rng.getrandbits(63))
     return game, rng
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from lupus.engine.village import NightRecord, VillageGame
-from lupus.roles.base import VillageStep
+from lupus.village.game import VillageGame
+from lupus.village.night import NightRecord
+from lupus.village.steps import VillageStep
 
 
 class PhaseStart(VillageStep):

@@ -1,169 +1,27 @@
-"""The village family: every player holds one role card (werewolf, tit-albert, maffia).
+"""The village family's game: every player holds one role card (werewolf, tit-albert,
+maffia, mafia-classic).
 
-This module holds what the roles share: the deal, deaths and what they set off,
+This module holds what the roles share: who holds what, deaths and what they set off,
 factions and win conditions, and how nights and days are laid out from the rulebook.
-What each role does lives in ``lupus.roles``, one module per role.
+What each role does lives in its plugin (``lupus.roles``, one module per role); the
+family reaches them through its ``Registry``, never by importing them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from typing import Any, Final, final
+from collections.abc import Sequence
+from typing import Any
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import KEPT, Game, Step, count_cards, per_rulebook
+from lupus.engine.game import Game, Step
 from lupus.engine.model import Action, Death, Outcome, alone
 from lupus.engine.names import player_names
+from lupus.rulebooks.facts import WinRule, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
-
-
-class NightRecord:
-    """What the night's steps decided; dawn turns it into deaths.
-
-    The night's attack (``victim``) is *settled* once, at dawn: it lands, or it is
-    stopped by a heal or a protection. Until then the victim is still in the game and
-    wakes for his own steps (maffia: "Nu är det morgon ... Det meddelas vem som mördats
-    under natten och den spelaren åker ut"). Other night deaths (the Avenger's shot, the
-    Couple's heartbreak) are real at once; whatever the village will learn (deaths, a
-    failed attempt, a couple revealed) waits in ``news`` and is announced at dawn, in
-    the order it happened, before the attack's outcome.
-    """
-
-    def __init__(self) -> None:
-        self.victim: int | None = None
-        self.healed = False
-        self.poisoned: list[int] = []
-        self.protected: int | None = None
-        self.saved: int | None = None
-        self.settled = False
-        self.dawned = False
-        self.news: list[tuple[str, dict[str, object]]] = []
-        self.unannounced: list[int] = []
-        self.spying: list[int] = []  # Little Girls who peep during the werewolves' step
-
-
-DeathHook = Callable[["VillageGame", int, str], None]
-
-
-@final
-class RoleSteps:
-    """The role modules' registry and the steps every night and day has."""
-
-    def __init__(
-        self,
-        steps: dict[str, Callable[[], Step[Any]]],
-        death_hooks: Sequence[DeathHook],
-        phase_start: Callable[[str, int], Step[Any]],
-        dawn: Callable[[], Step[Any]],
-        win_check: Callable[[], Step[Any]],
-        carded: dict[str, str],
-    ) -> None:
-        self.steps: Final = steps
-        self.death_hooks: Final = tuple(death_hooks)
-        self.phase_start: Final = phase_start
-        self.dawn: Final = dawn
-        self.win_check: Final = win_check
-        # step id -> the card without which the step does nothing at all (see ``Cards``)
-        self.carded: Final = carded
-
-
-@cache
-def role_steps() -> RoleSteps:
-    """Looked up on first use, once: the role modules import this one."""
-    from lupus.roles import CARDED, DEATH_HOOKS, STEPS
-    from lupus.roles.common import Dawn, PhaseStart, WinCheck
-
-    steps: dict[str, Callable[[], Step[Any]]] = dict(STEPS)  # (a dict: read fast compiled)
-    return RoleSteps(steps, DEATH_HOOKS, PhaseStart, Dawn, WinCheck, dict(CARDED))
-
-
-@final
-class WinRule:
-    """One ``[[win]]`` entry of a rulebook, as plain values (see ``RuleFacts``)."""
-
-    def __init__(self, faction: str, when: str, of: str | None, count: int) -> None:
-        self.faction: Final = faction
-        self.when: Final = when
-        self.of: Final = of
-        self.count: Final = count
-
-
-@final
-class RuleFacts:
-    """What games read from their rulebook over and over, derived once per rulebook.
-
-    A rulebook is a validated pydantic model: reading its fields from compiled code is
-    a Python attribute lookup, and some answers (the pack's roles) are computed. A
-    simulation sets up a game every few dozen microseconds, so each rulebook's derived
-    facts, and the card multisets already found playable under it, are kept here.
-    """
-
-    def __init__(self, book: Rulebook) -> None:
-        mechanics = book.mechanics
-        self.pack: frozenset[str] = book.tagged(mechanics.pack_tag)
-        self.faction_of_role: dict[str, str] = {r: s.faction for r, s in book.roles.items()}
-        self.wins: tuple[WinRule, ...] = tuple(
-            WinRule(w.faction, w.when, w.of, w.count) for w in book.win
-        )
-        self.first_night: tuple[str, ...] = tuple(book.night.first)
-        self.later_nights: tuple[str, ...] = tuple(book.night.later)
-        self.preparation: tuple[str, ...] = tuple(book.night.preparation)
-        self.day: tuple[str, ...] = tuple(book.day)
-        self.kill_cause: str = mechanics.kill_cause
-        self.reveal_on_death: bool = mechanics.reveal_on_death
-        self.announce_failed_attempt: bool = mechanics.announce_failed_attempt
-        self.hunter_triggers: frozenset[str] = frozenset(mechanics.hunter_triggers)
-        self.starvation_winner: str | None = mechanics.starvation_winner
-        self.pack_kills_own: bool = mechanics.pack_kills_own
-        self.pack_must_agree: bool = mechanics.pack_must_agree
-        self.captain_self_vote: bool = mechanics.captain_self_vote
-        # the option that lifts the rulebook's minimum configuration ("" when none does)
-        minimum = book.minimum
-        self.minimum_lifted_by: str = (minimum.lifted_by or "") if minimum is not None else ""
-        # (sorted cards dealt, sorted extra cards, quick game, minimum lifted) that passed
-        # every check
-        self.dealt: dict[tuple[tuple[str, ...], tuple[str, ...], bool, bool], Cards] = {}
-        # tables of names (in NFC) that passed ``player_names`` (which depends on them alone)
-        self.valid_names: set[tuple[str, ...]] = set()
-
-
-@final
-class Cards:
-    """What a game reads from the cards dealt, worked out once per multiset of cards."""
-
-    def __init__(
-        self, facts: RuleFacts, roles: Sequence[str], extra_cards: Sequence[str], quick: bool
-    ) -> None:
-        self.deck: Final = count_cards(roles, extra_cards)  # card -> copies in the game
-        self.composition: Final = dict(sorted(self.deck.items()))  # as announced
-        # faction -> players holding one of its cards
-        self.factions: Final = count_cards([facts.faction_of_role[r] for r in roles])
-        # The steps of a first and of a later night, as the night lays them out: without
-        # the quick game's preparation round, and without the steps that would skip
-        # themselves, silently, for a card not in the game (a ``Ballot`` whose ``wake``
-        # card is absent announces nothing and waits for nobody): a simulation builds
-        # none of them, night after night.
-        skip = facts.preparation if quick else ()
-        carded = role_steps().carded
-        kept: list[tuple[str, ...]] = []
-        for ids in (facts.first_night, facts.later_nights):
-            night: list[str] = []
-            for step_id in ids:
-                card = carded.get(step_id)
-                if step_id not in skip and (card is None or self.deck.get(card, 0) > 0):
-                    night.append(step_id)
-            kept.append(tuple(night))
-        self.first_night: Final = kept[0]
-        self.later_nights: Final = kept[1]
-
-
-_FACTS: Final[dict[int, tuple[Rulebook, RuleFacts]]] = {}
-
-
-def rule_facts(book: Rulebook) -> RuleFacts:
-    """The facts of ``book``, derived on first use (see ``per_rulebook``)."""
-    return per_rulebook(_FACTS, book, id(book), lambda: RuleFacts(book))
+from lupus.village.cards import Cards
+from lupus.village.checks import check_deal
+from lupus.village.night import NightRecord
+from lupus.village.registry import Registry
 
 
 class VillageGame(Game):
@@ -174,25 +32,27 @@ class VillageGame(Game):
         rulebook: Rulebook,
         names: Sequence[str],
         roles: Sequence[str],
-        extra_cards: Sequence[str] = (),
-        options: dict[str, OptionValue] | None = None,
-        seed: int = 0,
+        extra_cards: Sequence[str],
+        options: dict[str, OptionValue] | None,
+        seed: int,
+        registry: Registry,
     ) -> None:
-        facts = rule_facts(rulebook)
+        facts = rulebook.facts
         # The names first (their number before anything per name), kept in NFC.
         names = player_names(rulebook, names, facts.valid_names)
         super().__init__(rulebook, names, options, seed)
-        cards = (
+        # The cards' checks depend on the cards and these options alone.
+        key = (
             tuple(sorted(roles)),
             tuple(sorted(extra_cards)),
             self.option_on("quick"),
             self.option_on(facts.minimum_lifted_by),
         )
-        known = facts.dealt.get(cards)  # the cards' checks depend on the cards alone
+        known = facts.deals_seen.get(key)
         new_cards = known is None
-        if known is None:
+        if not isinstance(known, Cards):
             check_deal(rulebook, self.names, roles, extra_cards, self.options)
-            known = Cards(facts, roles, extra_cards, cards[2])
+            known = Cards(facts, registry, roles, extra_cards, key[2])
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
@@ -202,7 +62,7 @@ class VillageGame(Game):
         # The living seats in order, kept by ``kill`` (the only place anyone dies).
         self.living_seats: tuple[int, ...] = tuple(range(self.n))
         self.facts = facts
-        self.registry = role_steps()
+        self.registry = registry
         self.faction_of_role = facts.faction_of_role
         # Living players per faction of their card, kept by ``kill`` and ``give_role``
         # (the win check reads it after every death).
@@ -212,9 +72,10 @@ class VillageGame(Game):
         self.lovers: tuple[int, int] | None = None
         self.captain: int | None = None
         self.night = NightRecord()
-        self.potions: dict[str, int] = {"heal": 1, "poison": 1}
-        self.protected_last: int | None = None
-        self.saved_last: bool = False
+        # What the roles keep across nights (role id -> its memory; see ``memory``).
+        self.memories: dict[str, object] = {
+            role: make() for role, make in registry.memories.items()
+        }
         self.nominees: list[int] = []
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
@@ -225,8 +86,7 @@ class VillageGame(Game):
                 raise SetupError(
                     "this composition is decided before anyone plays (a side already won)"
                 )
-            if len(facts.dealt) < KEPT:
-                facts.dealt[cards] = known
+            remember(facts.deals_seen, key, known)
         self.emit(
             "game_starts",
             None,
@@ -237,6 +97,10 @@ class VillageGame(Game):
         for seat, role in enumerate(self.roles):
             self.emit("role_dealt", alone(seat), player=seat, role=role)
         self.start()
+
+    def memory(self, role: str) -> object:
+        """What the plugin ``role`` keeps across nights (its ``Role.memory``)."""
+        return self.memories[role]
 
     # ------------------------------------------------------------------ layout
     def next_phase(self) -> list[Step[Any]]:
@@ -250,18 +114,17 @@ class VillageGame(Game):
 
     def night_steps(self, number: int) -> list[Step[Any]]:
         registry = self.registry
-        ids = self.cards.first_night if number == 1 else self.cards.later_nights
+        made = self.cards.first_night if number == 1 else self.cards.later_nights
         steps = [registry.phase_start("night", number)]
-        for step_id in ids:
-            steps.append(registry.steps[step_id]())
+        for make in made:
+            steps.append(make())
         steps.append(registry.dawn())
         return steps
 
     def day(self, number: int) -> list[Step[Any]]:
-        registry = self.registry
-        steps = [registry.phase_start("day", number)]
-        for step_id in self.facts.day:
-            steps.append(registry.steps[step_id]())
+        steps = [self.registry.phase_start("day", number)]
+        for make in self.cards.day:
+            steps.append(make())
         return steps
 
     # ------------------------------------------------------------------ who is who
@@ -376,12 +239,10 @@ class VillageGame(Game):
             return
         night.settled = True
         victim = night.victim
-        self.saved_last = False
         if victim is None:
             return
         if night.healed or night.protected == victim:
             night.saved = victim
-            self.saved_last = night.protected == victim
             if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
         elif self.alive[victim]:
@@ -467,6 +328,9 @@ class VillageGame(Game):
             record["extra_cards"] = list(self.dealt_extra)
         return record
 
+    def sides_dealt(self) -> list[str]:
+        return [self.faction_of_role[role] for role in self.dealt]
+
     def record_args(self, action: Action, line: dict[str, object]) -> None:
         """Players by name (one ``target``, or Cupid's two ``targets``), a card by its
         role id (see ``Game.scenario_line``)."""
@@ -480,80 +344,3 @@ class VillageGame(Game):
             line["target"] = seats[0]
         elif seats:
             line["targets"] = seats
-
-
-def check_deal(
-    book: Rulebook,
-    names: Sequence[str],
-    roles: Sequence[str],
-    extra_cards: Sequence[str],
-    options: dict[str, OptionValue],
-) -> None:
-    """Refuse, with the reason, a deal that cannot be played under ``book`` (its names
-    already passed ``player_names``)."""
-    n = len(names)
-    if len(roles) != n:
-        raise SetupError(f"{n} players need {n} role cards, got {len(roles)}")
-    for role in [*roles, *extra_cards]:
-        if role not in book.roles:
-            raise SetupError(f"unknown role {role!r} in {book.id} (roles: {', '.join(book.roles)})")
-    counts = count_cards(roles, extra_cards)
-    for role, count in counts.items():
-        most = book.roles[role].max
-        if most is not None and count > most:
-            raise SetupError(f"at most {most} {role} card(s) in a game, got {count}")
-        size = book.roles[role].comes_in
-        if count % size:
-            raise SetupError(f"{role} cards come in sets of {size}, got {count}")
-    thief_dealt = "thief" in roles
-    if thief_dealt and len(extra_cards) != 2:
-        raise SetupError(f"a thief needs exactly two extra cards, got {len(extra_cards)}")
-    if not thief_dealt and extra_cards:
-        raise SetupError("extra cards are only dealt for a thief, and no player holds the thief")
-    pack = book.tagged(book.mechanics.pack_tag)
-    forced = thief_dealt and all(card in pack for card in extra_cards)
-    if not any(r in pack for r in roles) and not forced:
-        raise SetupError(f"no {book.mechanics.pack_tag} is dealt to a player")
-    if all(r in pack for r in roles):
-        raise SetupError(f"every player is a {book.mechanics.pack_tag}: nobody to play against")
-    check_minimum(book, n, counts, options)
-    if options.get("quick"):
-        prepared = [r for r in book.night.preparation if counts.get(r)]
-        if prepared:
-            raise SetupError(
-                f"the quick game has no preparation round, so {', '.join(prepared)} cannot play"
-            )
-
-
-def check_minimum(
-    book: Rulebook, players: int, counts: dict[str, int], options: Mapping[str, OptionValue]
-) -> None:
-    """Refuse a game below the rulebook's minimum configuration, quoting its rule.
-
-    (The werewolf seed: "The minimum configuration is: 2 Werewolves, 1 Seer, 5 Simple
-    Villagers"; a house-rules option lifts it.)
-    """
-    minimum = book.minimum
-    short = below_minimum(book, players, counts, options)
-    if minimum is not None and short:
-        lift = minimum.lifted_by
-        how = f" (house rules: the option {lift} lifts the minimum)" if lift else ""
-        raise SetupError(f'"{minimum.rule}" This game has {" and ".join(short)}{how}.')
-
-
-def below_minimum(
-    book: Rulebook, players: int, counts: dict[str, int], options: Mapping[str, OptionValue]
-) -> list[str]:
-    """What the game lacks to meet the rulebook's minimum configuration, or [] when it
-    meets it (or the option that lifts it is on, or the rulebook has none)."""
-    minimum = book.minimum
-    if minimum is None or (minimum.lifted_by is not None and options.get(minimum.lifted_by)):
-        return []
-    short: list[str] = []
-    if players < minimum.players:
-        short.append(f"{players} players, not {minimum.players}")
-    for role, needed in minimum.cards.items():
-        held = counts.get(role, 0)
-        if held < needed:
-            short.append(f"{held} {book.name(role)} card{'s' if held != 1 else ''}, not {needed}")
-    return short

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from lupus.engine.game import Step
 from lupus.engine.model import Action, Args, Prompt, one_each
-from lupus.engine.village import VillageGame
+from lupus.village.game import VillageGame
 
 
 def seats(targets: list[int]) -> tuple[Args, ...]:
@@ -23,6 +25,7 @@ def tally(targets: Sequence[int | None]) -> dict[int, int]:
     return counts
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class VillageStep(Step[VillageGame]):
     """A step of the village family: its hooks receive the VillageGame."""
 
@@ -31,6 +34,7 @@ class VillageStep(Step[VillageGame]):
         return game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class Ballot(VillageStep):
     """Several actors decide at once; a decision may be changed until the step resolves.
 

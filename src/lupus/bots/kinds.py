@@ -1,0 +1,18 @@
+"""The registry of bot kinds: a bot is asked for by kind and rulebook."""
+
+from __future__ import annotations
+
+from lupus.bots.base import Bot
+from lupus.bots.heuristic import heuristic_bot
+from lupus.bots.random_bot import RandomBot
+
+KINDS = ("random", "heuristic")
+
+
+def make_bot(kind: str, rulebook: str) -> Bot:
+    """A bot of ``kind`` for games of ``rulebook`` (ValueError for an unknown kind)."""
+    if kind == "random":
+        return RandomBot()
+    if kind == "heuristic":
+        return heuristic_bot(rulebook)
+    raise ValueError(f"unknown bot kind {kind!r} ({', '.join(KINDS)})")

@@ -1,0 +1,222 @@
+"""What a heuristic seat of the village family remembers: its private facts.
+
+Everything it knows comes from its own events (see ``lupus.bots.memory``): its role,
+the pack it belongs to and the pack's picks, the Seer's visions, the Detective's
+inspections, the lovers' or couple's partner, what the Little Girl saw, the Witch's
+victim, the Thief's extra cards. The public record and the public suspicion are shared
+by the seats (``lupus.bots.village_suspicion``); a seat's own judgement of the players
+(its side, who is surely good or bad, how suspect) weighs both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from lupus.bots.memory import Memory, as_int, int_list, maybe_int
+from lupus.bots.village_suspicion import CLEARED, SURE, Round, VillagePublic
+from lupus.engine.model import Event
+from lupus.engine.views import View, role_facts
+from lupus.rulebooks import load
+
+
+class VillageMemory(Memory[VillagePublic]):
+    """One seat's private facts; the public record is shared (``self.pub``)."""
+
+    def __init__(self, view: View, public: VillagePublic) -> None:
+        super().__init__(view, public)
+        book = load(view.rulebook)
+        self.book = book
+        self.pack_roles = book.tagged(book.mechanics.pack_tag)
+        # A pack role an inspection shows as town (the Godfather): "town" is then no proof.
+        self.disguised = any(
+            spec.appears_as is not None and spec.appears_as != spec.faction
+            for spec in book.roles.values()
+        )
+        self.role: str | None = None
+        self.known: dict[int, str] = {}
+        self.sides: dict[int, str] = {}
+        self.pack: set[int] = set()
+        self.partner: int | None = None
+        self.partner_role: str | None = None
+        self.threat: Counter[int] = Counter()  # ballots against the pack (the pack's view)
+        self.failed: Counter[int] = Counter()  # the pack's victims who were saved
+        self.pack_victim: int | None = None
+        self.night_picks: list[tuple[int, int]] = []  # (pack member, target) in order
+        self.victim: int | None = None
+        self.extra_cards: list[str] = []
+        self.pack_total = 0
+        self.inspected: set[int] = set()
+        self.handlers = {
+            "game_starts": self.on_start,
+            "night": self.on_night,
+            "pack": self.on_pack,
+            "pack_choice": self.on_pack_choice,
+            "pack_victim": self.on_pack_victim,
+            "failed_attempt": self.on_failed,
+            "victim_shown": self.on_victim,
+            "extra_cards": self.on_extra,
+            "in_love": self.on_love,
+            "couple": self.on_couple,
+            "inspection": self.on_inspection,
+            "vision": self.on_vision,
+            "nomination": self.on_accusation,
+            "ballot": self.on_accusation,
+        }
+
+    def new_public(self, view: View) -> VillagePublic:
+        return VillagePublic(view)
+
+    # The public record, read at decision time (never while reading events).
+    @property
+    def susp(self) -> dict[int, float]:
+        return self.pub.susp
+
+    @property
+    def dead(self) -> set[int]:
+        return self.pub.dead
+
+    @property
+    def round(self) -> Round | None:
+        return self.pub.round
+
+    @property
+    def nominations(self) -> Round | None:
+        return self.pub.nominations
+
+    @property
+    def banish_leaders(self) -> frozenset[int]:
+        return self.pub.banish_leaders
+
+    # ------------------------------------------------------------------ reading
+    def see(self, event: Event) -> None:
+        data = event.data
+        if "role" in data or "roles" in data:
+            for seat, role in role_facts(event):
+                self.known[seat] = role
+                if seat == self.me:
+                    self.role = role
+        handler = self.handlers.get(event.kind)
+        if handler is not None:
+            handler(event)
+
+    def on_start(self, event: Event) -> None:
+        composition = event.data.get("composition")
+        if isinstance(composition, Mapping):
+            self.pack_total = sum(
+                as_int(c) for r, c in composition.items() if str(r) in self.pack_roles
+            )
+
+    def on_night(self, event: Event) -> None:
+        self.night_picks = []
+        self.victim = None
+
+    def on_pack(self, event: Event) -> None:
+        roles = event.data.get("roles")
+        if isinstance(roles, Mapping):
+            self.pack = {as_int(s) for s in roles}
+        self.night_picks = []
+
+    def on_pack_choice(self, event: Event) -> None:
+        target = maybe_int(event.data.get("target"))
+        if target is not None:
+            self.night_picks.append((as_int(event.data["player"]), target))
+
+    def on_pack_victim(self, event: Event) -> None:
+        self.pack_victim = maybe_int(event.data.get("target"))
+
+    def on_failed(self, event: Event) -> None:
+        if self.pack_victim is not None:
+            self.failed[self.pack_victim] += 1
+
+    def on_victim(self, event: Event) -> None:
+        self.victim = maybe_int(event.data.get("target"))
+
+    def on_extra(self, event: Event) -> None:
+        cards = event.data.get("cards")
+        if isinstance(cards, list | tuple):
+            self.extra_cards = [str(c) for c in cards]
+
+    def on_love(self, event: Event) -> None:
+        self.partner = as_int(event.data["partner"])
+        role = event.data.get("role")
+        self.partner_role = None if role is None else str(role)
+
+    def on_couple(self, event: Event) -> None:
+        for seat in int_list(event.data.get("players")):
+            if seat != self.me:
+                self.partner = seat
+                self.partner_role = "couple"
+
+    def on_inspection(self, event: Event) -> None:
+        seat = as_int(event.data["player"])
+        self.sides[seat] = str(event.data["side"])
+        self.inspected.add(seat)
+
+    def on_vision(self, event: Event) -> None:
+        self.inspected.add(as_int(event.data["player"]))
+
+    def on_accusation(self, event: Event) -> None:
+        """The pack remembers who votes or nominates against its members."""
+        if not self.pack:
+            return
+        voter = as_int(event.data["player"])
+        target = maybe_int(event.data.get("target"))
+        if target in self.pack and voter != self.me:
+            self.threat[voter] += 1
+
+    def living(self) -> list[int]:
+        return self.pub.living()
+
+    # ------------------------------------------------------------------ judging
+    def in_pack(self) -> bool:
+        return self.role in self.pack_roles
+
+    def side(self) -> str:
+        """'pack', 'village' or 'lovers' (a mixed couple plays for itself)."""
+        mine = "pack" if self.in_pack() else "village"
+        if self.partner is not None and self.partner_role != "couple":
+            partner_pack = (
+                self.partner in self.pack
+                if self.in_pack()
+                else (self.partner_role in self.pack_roles or self.bad(self.partner))
+            )
+            theirs = "pack" if partner_pack else "village"
+            if theirs != mine:
+                return "lovers"
+        return mine
+
+    def good(self, seat: int) -> bool:
+        """Known (to me) not to be in the pack."""
+        if seat == self.me:
+            return not self.in_pack()
+        role = self.known.get(seat)
+        if role is not None:
+            return role not in self.pack_roles
+        if self.sides.get(seat) == "town" and not self.disguised:
+            return True
+        return seat == self.partner and self.side() != "lovers"
+
+    def bad(self, seat: int) -> bool:
+        role = self.known.get(seat)
+        if role is not None:
+            return role in self.pack_roles
+        return self.sides.get(seat) == "mafia"
+
+    def suspicion(self, seat: int) -> float:
+        """Public suspicion plus what I know for sure (village side)."""
+        if self.bad(seat):
+            return SURE
+        if self.good(seat):
+            return -SURE
+        if self.sides.get(seat) == "town":
+            return self.susp.get(seat, 0.0) - CLEARED
+        return self.susp.get(seat, 0.0)
+
+    def allies(self) -> set[int]:
+        side = self.side()
+        if side == "pack":
+            return set(self.pack) | {self.me}
+        if side == "lovers":
+            return {self.me} | ({self.partner} if self.partner is not None else set())
+        return {s for s in range(self.n) if self.good(s)}

@@ -1,0 +1,442 @@
+"""Typed events: one schema per event kind, and the JSON round trip of an event.
+
+An event stays what the engine records (``model.Event``: a kind, an audience, a plain
+mapping of data, the phase and its number); nothing here runs while a game is played.
+A family declares the schema of every kind it emits (``lupus.village.events``,
+``lupus.lupusburg.events``): an ``EventSpec`` names each field with one tag of a
+small, closed set (a seat, a list of seats, a text, a mapping of seat to role id...).
+With it, ``check`` says why an event does not fit its schema, ``to_json`` turns an
+event into JSON data and ``from_json`` turns that back into the very same event, typed
+(the mapping keys JSON made strings are seats or houses again).
+
+Types are exact, as for actions: ``True`` is not a seat and ``2.0`` is not a count.
+Seats and houses are ints from 0 up. A list may be a tuple and a mapping any mapping
+in a game's own events (a view's copies are read-only: tuples and proxies); from JSON,
+lists stay lists.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Final, final
+
+from lupus.engine.model import Event, bounded
+
+# ---------------------------------------------------------------------- the tags
+SEAT: Final = "seat"
+"""A player's seat: an int from 0 (``player``, ``target``...)."""
+SEAT_OR_NONE: Final = "seat_or_none"
+"""A seat, or None for nobody (a pack that sleeps, an abstention)."""
+SEATS: Final = "seats"
+"""A list of seats (``candidates``, ``winners``)."""
+SEATS_OR_NONE: Final = "seats_or_none"
+"""A list of seats, or None (the lovers of a game without any)."""
+HOUSE: Final = "house"
+"""A Lupusburg house: an int from 0 (the player's seat is ``house // 2``)."""
+HOUSES: Final = "houses"
+"""A list of houses."""
+INT: Final = "int"
+"""An int (a round, a count, a coin)."""
+INT_OR_NONE: Final = "int_or_none"
+"""An int, or None."""
+INTS: Final = "ints"
+"""A list of ints (coins)."""
+NUMBER: Final = "number"
+"""A float (finite)."""
+TEXT: Final = "text"
+"""A str (a role id, a cause, a step id)."""
+TEXT_OR_NONE: Final = "text_or_none"
+"""A str, or None."""
+TEXTS: Final = "texts"
+"""A list of strs (names, cards)."""
+BOOL: Final = "bool"
+"""A bool."""
+SEAT_TEXT: Final = "seat_text"
+"""A mapping of seat to str (``roles``: seat -> role id)."""
+SEAT_INT: Final = "seat_int"
+"""A mapping of seat to int (a tally's ``votes``, Lupusburg's ``scores``)."""
+SEAT_INTS: Final = "seat_ints"
+"""A mapping of seat to a list of ints (Lupusburg's ``bets``: seat -> [target, coin])."""
+SEAT_TEXT_INT: Final = "seat_text_int"
+"""A mapping of seat to a mapping of str to int (Lupusburg's score ``parts``)."""
+HOUSE_TEXT: Final = "house_text"
+"""A mapping of house to str (Lupusburg's ``characters``: house -> character)."""
+HOUSE_INT: Final = "house_int"
+"""A mapping of house to int (Lupusburg's ``tokens``, its ballots' ``votes``)."""
+TEXT_INT: Final = "text_int"
+"""A mapping of str to int (the ``composition``: role id -> cards)."""
+JSON: Final = "json"
+"""Any plain JSON value, kept as it is (``options``, a ``tie_break``): None, bool, int,
+finite float, str, lists of these and mappings with str keys."""
+
+# How each tag is built: (shape, key, inner). A scalar's shape is its kind (``seat``,
+# ``house``, ``int``, ``number``, ``text``, ``bool``, ``json``); ``maybe`` is the inner
+# tag or None; ``list`` a list of the inner tag; ``map`` a mapping of key kind (``seat``,
+# ``house`` or ``text``) to the inner tag.
+TAGS: Final[dict[str, tuple[str, str, str]]] = {
+    SEAT: ("seat", "", ""),
+    SEAT_OR_NONE: ("maybe", "", SEAT),
+    SEATS: ("list", "", SEAT),
+    SEATS_OR_NONE: ("maybe", "", SEATS),
+    HOUSE: ("house", "", ""),
+    HOUSES: ("list", "", HOUSE),
+    INT: ("int", "", ""),
+    INT_OR_NONE: ("maybe", "", INT),
+    INTS: ("list", "", INT),
+    NUMBER: ("number", "", ""),
+    TEXT: ("text", "", ""),
+    TEXT_OR_NONE: ("maybe", "", TEXT),
+    TEXTS: ("list", "", TEXT),
+    BOOL: ("bool", "", ""),
+    SEAT_TEXT: ("map", "seat", TEXT),
+    SEAT_INT: ("map", "seat", INT),
+    SEAT_INTS: ("map", "seat", INTS),
+    SEAT_TEXT_INT: ("map", "seat", TEXT_INT),
+    HOUSE_TEXT: ("map", "house", TEXT),
+    HOUSE_INT: ("map", "house", INT),
+    TEXT_INT: ("map", "text", INT),
+    JSON: ("json", "", ""),
+}
+
+DESCRIPTIONS: Final[dict[str, str]] = {
+    SEAT: "a seat (an int from 0)",
+    SEAT_OR_NONE: "a seat or null",
+    SEATS: "a list of seats",
+    SEATS_OR_NONE: "a list of seats or null",
+    HOUSE: "a house (an int from 0)",
+    HOUSES: "a list of houses",
+    INT: "an int",
+    INT_OR_NONE: "an int or null",
+    INTS: "a list of ints",
+    NUMBER: "a finite float",
+    TEXT: "a text",
+    TEXT_OR_NONE: "a text or null",
+    TEXTS: "a list of texts",
+    BOOL: "a bool",
+    SEAT_TEXT: "a mapping of seat to text",
+    SEAT_INT: "a mapping of seat to int",
+    SEAT_INTS: "a mapping of seat to a list of ints",
+    SEAT_TEXT_INT: "a mapping of seat to a mapping of text to int",
+    HOUSE_TEXT: "a mapping of house to text",
+    HOUSE_INT: "a mapping of house to int",
+    TEXT_INT: "a mapping of text to int",
+    JSON: "plain JSON data",
+}
+
+MAX_DEPTH: Final = 64
+"""How deep a JSON value may nest (deeper is refused, not a recursion error)."""
+
+NO_FIELDS: Final[frozenset[str]] = frozenset()
+
+
+@final
+class EventSpec:
+    """The schema of one event kind: each field's tag, the fields that may be absent
+    (``optional``: ``death.role`` where the rulebook keeps roles hidden) and the fields
+    that disclose a hidden identity (``discloses``: a seat's role, a house's character;
+    the facts the secrecy tests audit)."""
+
+    __slots__ = ("discloses", "fields", "kind", "optional")
+
+    def __init__(
+        self,
+        kind: str,
+        fields: dict[str, str],
+        optional: frozenset[str] = NO_FIELDS,
+        discloses: frozenset[str] = NO_FIELDS,
+    ) -> None:
+        for name, tag in fields.items():
+            if tag not in TAGS:
+                raise ValueError(f"{kind}.{name}: unknown tag {tag!r}")
+        for what, names in (("optional", optional), ("discloses", discloses)):
+            stray = sorted([name for name in names if name not in fields])
+            if stray:
+                raise ValueError(f"{kind}: {what} names no field of the event: {stray}")
+        self.kind: Final = kind
+        self.fields: Final = dict(fields)
+        self.optional: Final = optional
+        self.discloses: Final = discloses
+
+    def __repr__(self) -> str:
+        return f"EventSpec({self.kind!r}, {self.fields!r})"
+
+
+def table(*specs: EventSpec) -> dict[str, EventSpec]:
+    """A family's table, kind -> schema (a kind declared twice is an error)."""
+    found: dict[str, EventSpec] = {}
+    for spec in specs:
+        if spec.kind in found:
+            raise ValueError(f"event kind {spec.kind!r} is declared twice")
+        found[spec.kind] = spec
+    return found
+
+
+# ---------------------------------------------------------------------- checking
+def check(spec: EventSpec, event: Event) -> str | None:
+    """Why ``event``'s data does not fit ``spec`` (None: it fits): its kind, a field
+    missing or unknown, a value of the wrong type."""
+    kind = event.kind
+    if kind != spec.kind:
+        return f"a {shown(kind)} event is not a {shown(spec.kind)} event"
+    return data_problem(spec, event.data, False)
+
+
+def data_problem(spec: EventSpec, data: object, from_json: bool) -> str | None:
+    """Why ``data`` is not the data of a ``spec`` event (``from_json``: as JSON has it,
+    with string keys and lists, else as a game holds it)."""
+    kind = spec.kind
+    if not isinstance(data, Mapping):
+        return f"{kind}: its data is {a_type(data)}, not a mapping"
+    fields = spec.fields
+    for name in fields:
+        if name not in data and name not in spec.optional:
+            return f"{kind}: field {name!r} is missing"
+    for name, value in data.items():
+        if type(name) is not str:
+            return f"{kind}: {shown(name)} is not a field name (a text)"
+        assert isinstance(name, str)
+        tag = fields.get(name)
+        if tag is None:
+            return f"{kind}: unknown field {shown(name)}"
+        problem = misfit(tag, value, from_json, 0)
+        if problem is not None:
+            return f"{kind}.{name}: {problem}"
+    return None
+
+
+def misfit(tag: str, value: object, from_json: bool, depth: int) -> str | None:
+    """Why ``value`` is not of type ``tag`` (None: it is)."""
+    shape, key, inner = TAGS[tag]
+    if shape == "maybe":
+        if value is None:
+            return None
+        problem = misfit(inner, value, from_json, depth)
+        if problem is not None and problem == wrong(inner, value):
+            return wrong(tag, value)  # (not the inner type, nor null)
+        return problem
+    if shape == "list":
+        if type(value) is not list and type(value) is not tuple:
+            return wrong(tag, value)
+        assert isinstance(value, list | tuple)
+        for i, item in enumerate(value):
+            problem = misfit(inner, item, from_json, depth + 1)
+            if problem is not None:
+                return f"item {i}: {problem}"
+        return None
+    if shape == "map":
+        if not isinstance(value, Mapping):
+            return wrong(tag, value)
+        for k, item in value.items():
+            problem = key_problem(key, k, from_json)
+            if problem is None:
+                problem = misfit(inner, item, from_json, depth + 1)
+                if problem is not None:
+                    problem = f"at {shown(k)}: {problem}"
+            if problem is not None:
+                return problem
+        return None
+    if shape == "json":
+        return json_problem(value, depth)
+    return None if scalar_fits(shape, value) else wrong(tag, value)
+
+
+def scalar_fits(shape: str, value: object) -> bool:
+    kind = type(value)
+    if shape == "seat" or shape == "house":
+        if kind is not int:
+            return False
+        assert isinstance(value, int)
+        return value >= 0
+    if shape == "int":
+        return kind is int
+    if shape == "text":
+        return kind is str
+    if shape == "bool":
+        return kind is bool
+    if shape == "number":
+        if kind is not float:
+            return False
+        assert isinstance(value, float)
+        return math.isfinite(value)
+    return False
+
+
+def key_problem(key: str, k: object, from_json: bool) -> str | None:
+    """Why ``k`` is no key of a mapping of ``key`` (a seat, a house, a text)."""
+    if key == "text" or from_json:
+        if type(k) is not str:
+            return f"key {shown(k)} is {a_type(k)}, not a text"
+        assert isinstance(k, str)
+        if key != "text" and json_number(k) is None:
+            return f"key {shown(k)} is not a {key} number"
+        return None
+    if type(k) is not int:
+        return f"key {shown(k)} is {a_type(k)}, not a {key}"
+    assert isinstance(k, int)
+    return None if k >= 0 else f"key {k} is not a {key} (an int from 0)"
+
+
+def json_number(key: str) -> int | None:
+    """A JSON object key that spells a seat or a house (``"0"``, ``"12"``: digits, no
+    sign, no leading zero), as an int; None otherwise."""
+    if not key or len(key) > 9 or not key.isascii() or not key.isdigit():
+        return None
+    if len(key) > 1 and key[0] == "0":
+        return None
+    return int(key)
+
+
+def json_problem(value: object, depth: int) -> str | None:
+    """Why ``value`` is not plain JSON data (None: it is)."""
+    if depth > MAX_DEPTH:
+        return f"nested deeper than {MAX_DEPTH} levels"
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return None
+    if kind is float:
+        assert isinstance(value, float)
+        return None if math.isfinite(value) else f"{value} is not a finite number"
+    if kind is list or kind is tuple:
+        assert isinstance(value, list | tuple)
+        for item in value:
+            problem = json_problem(item, depth + 1)
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(value, Mapping):
+        for k, item in value.items():
+            if type(k) is not str:
+                return f"key {shown(k)} is {a_type(k)}, not a text"
+            problem = json_problem(item, depth + 1)
+            if problem is not None:
+                return problem
+        return None
+    return f"{shown(value)} is {a_type(value)}, not JSON data"
+
+
+def wrong(tag: str, value: object) -> str:
+    return f"{shown(value)} is {a_type(value)}, not {DESCRIPTIONS[tag]}"
+
+
+def shown(value: object) -> str:
+    """``value`` in a message: short, on one line, a text in quotes."""
+    return bounded(repr(value)) if type(value) is str else bounded(value)
+
+
+def a_type(value: object) -> str:
+    if value is None:
+        return "null"
+    name = type(value).__name__
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+
+
+# ---------------------------------------------------------------------- to JSON
+def to_json(event: Event) -> dict[str, object]:
+    """One event as plain JSON data: ``kind``, ``audience`` (null for everyone, else
+    its seats in order), ``phase``, ``number`` and ``data`` (mapping keys as strings,
+    sequences as lists). ``json.dumps`` takes it as it is."""
+    audience = event.audience
+    return {
+        "kind": event.kind,
+        "audience": None if audience is None else sorted(audience),
+        "phase": event.phase,
+        "number": event.number,
+        "data": plain(event.data),
+    }
+
+
+def plain(value: object) -> object:
+    """Event data as JSON data: mappings as dicts with string keys, sequences as lists."""
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return [plain(item) for item in items]
+    return value
+
+
+# ---------------------------------------------------------------------- from JSON
+EVENT_KEYS: Final = ("kind", "audience", "phase", "number", "data")
+
+
+def from_json(obj: object, specs: Mapping[str, EventSpec]) -> Event:
+    """The event ``to_json`` gave (``obj``, as ``json.loads`` reads it), typed by its
+    family's schemas: seats and houses as ints again, mapping keys included. Anything
+    malformed raises ValueError with a one-line reason."""
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"an event is a JSON object, not {a_type(obj)}")
+    for key in obj:
+        if key not in EVENT_KEYS:
+            raise ValueError(f"an event has no key {shown(key)}")
+    for key in EVENT_KEYS:
+        if key not in obj:
+            raise ValueError(f"an event needs {key!r}")
+    kind = obj["kind"]
+    if type(kind) is not str:
+        raise ValueError(f"an event's kind is a text, not {a_type(kind)}")
+    assert isinstance(kind, str)
+    spec = specs.get(kind)
+    if spec is None:
+        raise ValueError(f"unknown event kind {shown(kind)}")
+    audience = obj["audience"]
+    told: frozenset[int] | None = None
+    if audience is not None:
+        problem = misfit(SEATS, audience, True, 0)
+        if problem is not None:
+            raise ValueError(f"{kind}: its audience is null or a list of seats ({problem})")
+        assert isinstance(audience, list | tuple)
+        told = frozenset([seat for seat in audience if isinstance(seat, int)])
+    phase = obj["phase"]
+    if type(phase) is not str:
+        raise ValueError(f"{kind}: its phase is a text, not {a_type(phase)}")
+    assert isinstance(phase, str)
+    number = obj["number"]
+    if type(number) is not int:
+        raise ValueError(f"{kind}: its number is an int, not {a_type(number)}")
+    assert isinstance(number, int)
+    data = obj["data"]
+    problem = data_problem(spec, data, True)
+    if problem is not None:
+        raise ValueError(problem)
+    assert isinstance(data, Mapping)
+    typed: dict[str, object] = {}
+    for name, value in data.items():
+        typed[str(name)] = typed_value(spec.fields[str(name)], value)
+    return Event(kind, told, typed, phase, number)
+
+
+def typed_value(tag: str, value: object) -> object:
+    """A JSON value already checked against ``tag``, typed: lists as lists, mapping
+    keys of seats and houses as ints."""
+    shape, key, inner = TAGS[tag]
+    if shape == "maybe":
+        return None if value is None else typed_value(inner, value)
+    if shape == "list":
+        assert isinstance(value, list | tuple)
+        return [typed_value(inner, item) for item in value]
+    if shape == "map":
+        assert isinstance(value, Mapping)
+        if key == "text":
+            return {str(k): typed_value(inner, item) for k, item in value.items()}
+        return {number_key(k): typed_value(inner, item) for k, item in value.items()}
+    if shape == "json":
+        return json_copy(value)
+    return value
+
+
+def number_key(key: object) -> int:
+    """A key already checked to spell a seat or a house, as that int."""
+    found = json_number(key) if isinstance(key, str) else None
+    if found is None:
+        raise ValueError(f"key {shown(key)} is not a seat or house number")
+    return found
+
+
+def json_copy(value: object) -> object:
+    """A copy of plain JSON data already checked, with lists as lists."""
+    if isinstance(value, list | tuple):
+        return [json_copy(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(k): json_copy(item) for k, item in value.items()}
+    return value

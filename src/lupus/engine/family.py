@@ -1,0 +1,95 @@
+"""What differs between game families, declared once per family.
+
+A rulebook names its ``family`` (``village``: one role card per player, werewolf,
+tit-albert, maffia and mafia-classic; ``lupusburg``: two characters per player). The
+family is the mechanics that play it: how a game is set up and dealt, which steps its
+nights and days may name, what a fair result is for the balance tool. Each family
+subclasses ``Family`` once (``lupus.village.family``, ``lupus.lupusburg.family``) and
+``lupus.families`` registers them: nothing else asks which family a rulebook is.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from lupus.engine.deal import Deal
+from lupus.engine.game import Game
+from lupus.rulebooks.schema import OptionValue, Rulebook
+
+
+class Family:
+    """One family's mechanics: subclasses override every method (see the module)."""
+
+    name: str = ""
+    house_verbs: frozenset[str] = frozenset()
+    """Verbs whose numbers name a house, not a seat (Lupusburg's)."""
+
+    def new_game(
+        self,
+        book: Rulebook,
+        names: Sequence[str],
+        deal: Deal,
+        options: dict[str, OptionValue] | None,
+        seed: int,
+    ) -> Game:
+        """A started game of ``book`` with this deal (SetupError if the rules refuse it)."""
+        raise NotImplementedError
+
+    def deal(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        rng: random.Random,
+        options: Mapping[str, OptionValue],
+    ) -> Deal:
+        """A random deal of ``counts`` to ``players`` seats that the rules accept."""
+        raise NotImplementedError
+
+    def unknown_steps(self, book: Rulebook) -> list[str]:
+        """The steps ``book``'s nights and days name that this family does not know,
+        each as ``where: id`` (a rulebook naming one cannot be played)."""
+        raise NotImplementedError
+
+    def step_ids(self) -> list[str]:
+        """The step ids a rulebook of this family may name, for error messages."""
+        raise NotImplementedError
+
+    def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
+        """The deal a scenario file records (the keys ``Game.deal_record`` writes),
+        or ValueError saying what is missing or wrong."""
+        raise NotImplementedError
+
+    def messages(self) -> dict[str, str]:
+        """The English text of the messages its plugins declare (a language file's or
+        a rulebook's text for the same key comes first)."""
+        return {}
+
+    def pack_steps(self) -> frozenset[str]:
+        """The steps where the pack decides (a deck is told with the pack's cards at
+        their step)."""
+        return frozenset()
+
+    def refuse_table(
+        self, book: Rulebook, players: int, options: Mapping[str, OptionValue]
+    ) -> None:
+        """SetupError if no composition can be played by ``players`` under ``options``
+        (the werewolf minimum table), quoting the rule; nothing for a table that can."""
+
+    def fixed_deck(self, players: int) -> dict[str, int] | None:
+        """The one deck a table of ``players`` is dealt from, if the family has only one
+        (Lupusburg); None if a composition is chosen (the balance tool searches them)."""
+        return None
+
+    def main_faction(self, book: Rulebook) -> str:
+        """The side whose win rate the balance tool scores."""
+        raise NotImplementedError
+
+    def fair_share(self, players: int) -> float:
+        """The win rate of ``main_faction`` that makes a composition fair."""
+        raise NotImplementedError
+
+    def fair_label(self) -> str:
+        """``fair_share`` as a person reads it ("0.5", "1/players")."""
+        raise NotImplementedError

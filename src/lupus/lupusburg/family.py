@@ -1,0 +1,111 @@
+"""The Lupusburg family, registered once: its games, deals, steps and balance target."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final, cast
+
+from lupus.engine.deal import Deal, every_player
+from lupus.engine.errors import SetupError
+from lupus.engine.family import Family
+from lupus.engine.game import Game
+from lupus.lupusburg import deal as dealing
+from lupus.lupusburg.game import HOUSE_VERBS, Layout, LupusburgGame
+from lupus.lupusburg.steps import STEPS, Dawn, PhaseStart, WinCheck, make_steps
+from lupus.rulebooks.schema import OptionValue, Rulebook
+
+LAYOUT: Final = Layout(PhaseStart, Dawn, make_steps, WinCheck)
+
+
+class LupusburgFamily(Family):
+    """Two characters per player, under two houses; one Werewolf against the town."""
+
+    name = "lupusburg"
+    house_verbs = HOUSE_VERBS
+
+    def new_game(
+        self,
+        book: Rulebook,
+        names: Sequence[str],
+        deal: Deal,
+        options: dict[str, OptionValue] | None,
+        seed: int,
+    ) -> Game:
+        if deal.roles or deal.extra_cards:
+            raise SetupError("Lupusburg deals two characters per player, not role cards")
+        return LupusburgGame(
+            book,
+            names,
+            deal.characters,
+            deal.chests,
+            deal.burgomaster,
+            deal.bag,
+            options,
+            seed,
+            layout=LAYOUT,
+        )
+
+    def deal(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        rng: random.Random,
+        options: Mapping[str, OptionValue],
+    ) -> Deal:
+        return dealing.deal(players, rng)
+
+    def step_ids(self) -> list[str]:
+        return list(STEPS)
+
+    def unknown_steps(self, book: Rulebook) -> list[str]:
+        return [
+            f"{where}: {step_id}"
+            for where, ids in (
+                ("night.first", book.night.first),
+                ("night.later", book.night.later),
+                ("day", book.day),
+            )
+            for step_id in ids
+            if step_id not in STEPS
+        ]
+
+    def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
+        if record.get("roles") is not None:
+            raise ValueError("roles: Lupusburg deals characters, use `characters` and `chests`")
+        characters, chests = record.get("characters"), record.get("chests")
+        if not isinstance(characters, Mapping) or not isinstance(chests, Mapping):
+            raise ValueError("characters and chests: both are needed for Lupusburg")
+        every_player("characters", characters, players, "nothing for")
+        every_player("chests", chests, players, "nothing for")
+        burgomaster = record.get("burgomaster")
+        if burgomaster is not None and burgomaster not in players:
+            raise ValueError(f"burgomaster: {burgomaster!r} is not among the players")
+        # (the scenario's schema has checked the types: names to lists of characters,
+        # names to chests, a list of coins)
+        held = cast("Mapping[str, Sequence[str]]", characters)
+        chest = cast("Mapping[str, int]", chests)
+        bag = cast("Sequence[int] | None", record.get("bag"))
+        return Deal(
+            characters=tuple(tuple(held[p]) for p in players),
+            chests=tuple(chest[p] for p in players),
+            burgomaster=list(players).index(str(burgomaster)) if burgomaster else 0,
+            bag=None if bag is None else tuple(bag),
+        )
+
+    def fixed_deck(self, players: int) -> dict[str, int] | None:
+        return {"werewolf": 1, "thief": 1, "townsfolk": 2 * players - 2}
+
+    def main_faction(self, book: Rulebook) -> str:
+        """The lone Werewolf."""
+        return "werewolf"
+
+    def fair_share(self, players: int) -> float:
+        return 1 / players
+
+    def fair_label(self) -> str:
+        return "1/players"
+
+
+FAMILY: Final = LupusburgFamily()

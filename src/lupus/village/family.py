@@ -1,0 +1,192 @@
+"""The village family, registered once: its games, deals, steps and balance target.
+
+Its roles are plugins (``lupus.village.plugin.Role``), found here: every module of the
+``lupus.roles`` package that declares a ``ROLE``, and any role registered from outside
+with ``register`` (a game designer's own role, a test's throwaway one). Nothing in the
+family imports a role by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from lupus import roles as role_modules
+from lupus.engine.deal import Deal, every_player
+from lupus.engine.errors import SetupError
+from lupus.engine.family import Family
+from lupus.engine.game import Game
+from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.village.checks import check_minimum
+from lupus.village.deal import deal
+from lupus.village.game import VillageGame
+from lupus.village.phases import Dawn, PhaseStart, WinCheck
+from lupus.village.plugin import Role
+from lupus.village.registry import Registry
+from lupus.village.steps import Ballot
+
+
+def shipped_roles() -> list[Role]:
+    """The ``ROLE`` of every module of ``lupus.roles``, in module order."""
+    found: list[Role] = []
+    for info in sorted(pkgutil.iter_modules(role_modules.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{role_modules.__name__}.{info.name}")
+        role = getattr(module, "ROLE", None)
+        if isinstance(role, Role):
+            found.append(role)
+    return found
+
+
+def carded(steps: Mapping[str, Any]) -> dict[str, str]:
+    """Step id -> its ``wake`` card, for the steps that do nothing at all without that
+    card in the game (a ``Ballot`` with ``wake``: it announces nothing and waits for
+    nobody), so that a night leaves them out for a deck without it."""
+    found: dict[str, str] = {}
+    for step_id, make in steps.items():
+        step = make()  # (read from a step, not its class: compiled, ``wake`` is a field)
+        if isinstance(step, Ballot) and step.wake is not None:
+            found[step_id] = step.wake
+    return found
+
+
+def build(roles: Sequence[Role]) -> Registry:
+    """The registry of these plugins (a step id or a role id declared twice is refused)."""
+    steps: dict[str, Any] = {}
+    memories: dict[str, Any] = {}
+    seen: set[str] = set()
+    for role in roles:
+        if role.id in seen:
+            raise ValueError(f"two roles declare the id {role.id!r}")
+        seen.add(role.id)
+        for step_id, make in role.steps.items():
+            if step_id in steps:
+                raise ValueError(f"two roles declare the step {step_id!r}")
+            steps[step_id] = make
+        if role.memory is not None:
+            memories[role.id] = role.memory
+    hooks = sorted(
+        [(role.death_order, i, role.on_death) for i, role in enumerate(roles) if role.on_death]
+    )
+    return Registry(
+        steps,
+        [hook for _, _, hook in hooks],
+        memories,
+        PhaseStart,
+        Dawn,
+        WinCheck,
+        carded(steps),
+    )
+
+
+class VillageFamily(Family):
+    """One role card per player: werewolf, tit-albert, maffia and mafia-classic."""
+
+    name = "village"
+
+    def __init__(self) -> None:
+        self.outside: list[Role] = []  # roles registered from outside lupus.roles
+        self._roles: list[Role] | None = None
+        self._registry: Registry | None = None
+
+    def roles(self) -> list[Role]:
+        """Every role plugin: the shipped ones, then those registered from outside."""
+        if self._roles is None:
+            self._roles = [*shipped_roles(), *self.outside]
+        return self._roles
+
+    def registry(self) -> Registry:
+        registry = self._registry
+        if registry is None:
+            registry = self._registry = build(self.roles())
+        return registry
+
+    def register(self, role: Role) -> None:
+        """Add a role from outside ``lupus.roles`` (its steps, hooks and memory)."""
+        build([*self.roles(), role])  # (refuses a clash before anything changes)
+        self.outside.append(role)
+        self._roles = None
+        self._registry = None
+
+    def new_game(
+        self,
+        book: Rulebook,
+        names: Sequence[str],
+        deal: Deal,
+        options: dict[str, OptionValue] | None,
+        seed: int,
+    ) -> Game:
+        if deal.characters or deal.chests:
+            raise SetupError(f"{book.id} deals one role card per player, not characters")
+        return VillageGame(
+            book, names, deal.roles, deal.extra_cards, options, seed, self.registry()
+        )
+
+    def deal(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        rng: random.Random,
+        options: Mapping[str, OptionValue],
+    ) -> Deal:
+        return deal(book, players, counts, rng, options)
+
+    def messages(self) -> dict[str, str]:
+        return {key: text for role in self.roles() for key, text in role.messages.items()}
+
+    def pack_steps(self) -> frozenset[str]:
+        return frozenset([s for role in self.roles() if role.pack for s in role.steps])
+
+    def refuse_table(
+        self, book: Rulebook, players: int, options: Mapping[str, OptionValue]
+    ) -> None:
+        if book.minimum is not None:
+            check_minimum(book, players, dict(book.minimum.cards), options)
+
+    def step_ids(self) -> list[str]:
+        return list(self.registry().steps)
+
+    def unknown_steps(self, book: Rulebook) -> list[str]:
+        known = self.registry().steps
+        return [
+            f"{where}: {step_id}"
+            for where, ids in (
+                ("night.first", book.night.first),
+                ("night.later", book.night.later),
+                ("night.preparation", book.night.preparation),
+                ("day", book.day),
+            )
+            for step_id in ids
+            if step_id not in known
+        ]
+
+    def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
+        roles = record.get("roles")
+        if record.get("characters") is not None or record.get("chests") is not None:
+            raise ValueError("characters and chests are for Lupusburg; deal role cards (roles)")
+        if not isinstance(roles, Mapping):
+            raise ValueError("roles: missing (name -> role id for every player)")
+        every_player("roles", roles, players, "no role for")
+        extra = record.get("extra_cards") or []
+        assert isinstance(extra, list)
+        return Deal(
+            roles=tuple(str(roles[p]) for p in players), extra_cards=tuple(str(c) for c in extra)
+        )
+
+    def main_faction(self, book: Rulebook) -> str:
+        """The village: the first faction without a card of the pack."""
+        pack = book.facts.pack
+        pack_factions = {book.roles[r].faction for r in pack}
+        return next(f for f in book.factions if f not in pack_factions)
+
+    def fair_share(self, players: int) -> float:
+        return 0.5
+
+    def fair_label(self) -> str:
+        return "0.5"
+
+
+FAMILY: Final = VillageFamily()

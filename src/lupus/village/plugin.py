@@ -1,0 +1,98 @@
+"""A role as a plugin: everything one role brings to the village family, declared once.
+
+Each module of ``lupus.roles`` declares its role in a module-level ``ROLE``: the steps
+a rulebook's night and day may name, what its holder's death sets off, the memory it
+keeps across nights (the Witch's potions, the Doctor's last protection), its verbs as
+the rules state who may use them and when, and its messages with their English text.
+The village family finds the modules itself (``lupus.village.family``): adding a role
+is its module, its lines in a rulebook and its messages per language, nothing else
+(``docs/adding-a-role.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final, final
+
+from lupus.engine.game import Step
+from lupus.village.game import VillageGame
+
+DeathHook = Callable[[VillageGame, int, str], None]
+"""Called with the game, the seat that died and the cause, right after the death."""
+
+StepFactory = Callable[[], Step[Any]]
+
+ANYONE: Final = "*"
+"""``Verb.holders`` for a verb any living player may be offered (a vote)."""
+
+
+@final
+class Verb:
+    """A decision one of the role's steps offers, as the rules say who and when.
+
+    ``holders`` are the cards whose living holders may be offered it (``ANYONE``: every
+    living player; empty: only the dying, a last breath such as the Hunter's shot);
+    ``phase`` is "night" or "day", ``first_only`` for a verb of the first night or day
+    only; ``targets`` says what its arguments name: "living" (players alive when it is
+    offered), "standing" (also those who died tonight and are not announced yet),
+    "cards" (a card id), or "none". The property tests' referee checks every prompt
+    against these declarations.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        step: str,
+        holders: tuple[str, ...],
+        phase: str,
+        first_only: bool = False,
+        targets: str = "living",
+    ) -> None:
+        self.name: Final = name
+        self.step: Final = step
+        self.holders: Final = holders
+        self.phase: Final = phase
+        self.first_only: Final = first_only
+        self.targets: Final = targets
+
+
+@final
+class Role:
+    """Everything one role (or one of the day's procedures) brings; see the module.
+
+    ``card`` is the role id a rulebook deals (None for a procedure, such as the day
+    vote, that no card calls). ``steps`` maps the step ids a rulebook may name to the
+    step classes; ``on_death`` runs after any death, in ``death_order`` (lower first:
+    a lover's heartbreak comes before a Hunter's shot); ``memory`` makes the object the
+    role keeps across nights, once per game (``VillageGame.memory``). ``learns``: the
+    verbs whose user is then told the target's role (the Seer's ``inspect``), which the
+    property tests grant him. ``messages`` holds the role's narration keys with their
+    English text (a rulebook's or a language file's text for the key comes first).
+    ``pack``: its steps are where the pack decides (a deck is told with the pack's
+    cards at that step).
+    """
+
+    def __init__(
+        self,
+        id: str,
+        *,
+        card: str | None = None,
+        steps: Mapping[str, StepFactory] | None = None,
+        on_death: DeathHook | None = None,
+        death_order: int = 100,
+        memory: Callable[[], object] | None = None,
+        verbs: tuple[Verb, ...] = (),
+        learns: tuple[str, ...] = (),
+        messages: Mapping[str, str] | None = None,
+        pack: bool = False,
+    ) -> None:
+        self.id: Final = id
+        self.card: Final = card
+        self.steps: Final[dict[str, StepFactory]] = dict(steps or {})
+        self.on_death: Final = on_death
+        self.death_order: Final = death_order
+        self.memory: Final = memory
+        self.verbs: Final = verbs
+        self.learns: Final = learns
+        self.messages: Final[dict[str, str]] = dict(messages or {})
+        self.pack: Final = pack

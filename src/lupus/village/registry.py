@@ -1,0 +1,38 @@
+"""The village family's steps and reactions, as its role plugins declared them.
+
+``lupus.village.family`` builds one ``Registry`` from every ``Role`` it finds; a game
+reads it to lay out its nights and days (``steps``), to run what a death sets off
+(``death_hooks``, in order) and to make the memories its roles keep (``memories``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, final
+
+from lupus.engine.game import Step
+
+
+@final
+class Registry:
+    """The plugins' steps, death hooks and memories, and the steps every night and day
+    has (nightfall and daybreak, dawn, the win check)."""
+
+    def __init__(
+        self,
+        steps: dict[str, Callable[[], Step[Any]]],
+        death_hooks: Sequence[Callable[[Any, int, str], None]],
+        memories: dict[str, Callable[[], object]],
+        phase_start: Callable[[str, int], Step[Any]],
+        dawn: Callable[[], Step[Any]],
+        win_check: Callable[[], Step[Any]],
+        carded: dict[str, str],
+    ) -> None:
+        self.steps: Final = steps
+        self.death_hooks: Final = tuple(death_hooks)
+        self.memories: Final = memories
+        self.phase_start: Final = phase_start
+        self.dawn: Final = dawn
+        self.win_check: Final = win_check
+        # step id -> the card without which the step does nothing at all (see ``Cards``)
+        self.carded: Final = carded

@@ -1,0 +1,187 @@
+"""A role defined in one test module plays, keeps its secrets and is narrated.
+
+This is the proof of ``docs/adding-a-role.md``: the Bodyguard (he protects a player a
+night from the werewolves, never the same player two nights running) is declared here,
+as a plugin (``lupus.village.plugin.Role``), and played from a rulebook written to a
+temporary folder. Nothing in lupus names it: its module, its lines in a rulebook and
+its messages are all it takes.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from lupus.engine.model import LEADER, Action, Prompt, alone
+from lupus.engine.views import role_facts
+from lupus.families import load, new_game, register_role
+from lupus.narration import Narrator
+from lupus.village.game import VillageGame
+from lupus.village.plugin import Role, Verb
+from lupus.village.steps import Ballot, seats
+
+
+class Guarded:
+    """What the Bodyguard keeps across nights: whom he guarded last night."""
+
+    def __init__(self) -> None:
+        self.last: int | None = None
+
+
+def guarded(game: VillageGame) -> Guarded:
+    kept = game.memory("bodyguard")
+    assert isinstance(kept, Guarded)
+    return kept
+
+
+class BodyguardStep(Ballot):
+    id = "bodyguard"
+    wake: str | None = "bodyguard"
+
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("bodyguard")
+
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        last = guarded(game).last
+        return (Prompt(actor, "guard", seats([s for s in game.living() if s != last])),)
+
+    def recorded(self, game: VillageGame, action: Action) -> None:
+        game.emit("guarding", alone(action.actor), target=action.args[0])
+
+    def resolve(self, game: VillageGame) -> None:
+        target = next((self.picked(b, "guard") for b in self.voters), None)
+        guarded(game).last = target
+        if target is not None:
+            game.night.protected = target  # dawn's attack fails on him
+
+
+ROLE = Role(
+    "bodyguard",
+    card="bodyguard",
+    steps={"bodyguard": BodyguardStep},
+    memory=Guarded,
+    verbs=(Verb("guard", "bodyguard", ("bodyguard",), "night"),),
+    messages={
+        "wake.bodyguard": "The {N[bodyguard]} wakes up and guards a player.",
+        "step.bodyguard": "{N[bodyguard]}",
+        "guarding": "{viewer} guards {target} tonight.",
+        "menu.guard": "Guard {target}",
+    },
+)
+
+
+def bodyguard_rulebook(folder: Path) -> Path:
+    """The werewolf rulebook with a Bodyguard card, waking before the werewolves."""
+    source = Path(__file__).parent.parent / "src" / "lupus" / "rulebooks" / "werewolf.toml"
+    text = source.read_text("utf-8")
+    text = text.replace('id = "werewolf"', 'id = "werewolf-bodyguard"', 1)
+    text = text.replace('"little_girl", "werewolves"', '"bodyguard", "little_girl", "werewolves"')
+    text = text.replace(
+        "[roles.seer]\n", '[roles.bodyguard]\nfaction = "villagers"\nmax = 1\n\n[roles.seer]\n', 1
+    )
+    text = text.replace(
+        'seer = "Seer"\n',
+        'seer = "Seer"\nbodyguard = "Bodyguard"\n'
+        '"one.bodyguard" = "Bodyguard"\n"many.bodyguard" = "Bodyguards"\n',
+        1,
+    )
+    path = folder / "werewolf-bodyguard.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def book_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    register_role(ROLE)
+    return str(bodyguard_rulebook(tmp_path_factory.mktemp("rulebooks")))
+
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+CARDS = ["werewolf", "werewolf", "bodyguard", "seer", "witch", "villager", "villager", "hunter"]
+
+
+def play(path: str, seed: int) -> VillageGame:
+    """One game, every seat choosing at random among its prompts (the leader closes
+    a step nobody answers)."""
+    rng = random.Random(seed)
+    cards = list(CARDS)
+    rng.shuffle(cards)
+    game = new_game(path, NAMES, cards, seed=seed)
+    assert isinstance(game, VillageGame)
+    for _ in range(3000):
+        if game.finished:
+            break
+        seat = game.first_waiting()
+        if seat is None:
+            game.apply(Action(LEADER, "close"))
+            continue
+        prompt = rng.choice(game.open_prompts(seat))
+        game.apply(Action(seat, prompt.verb, rng.choice(prompt.choices)))
+    return game
+
+
+def test_the_rulebook_names_a_step_only_the_plugin_knows(book_path: str) -> None:
+    assert "bodyguard" in load(book_path).night.first
+
+
+def test_the_bodyguard_plays_by_his_rules(book_path: str) -> None:
+    guarded_twice = 0
+    for seed in range(60):
+        game = play(book_path, seed)
+        assert game.finished
+        guard = game.roles.index("bodyguard")
+        chosen = [
+            (ev.number, ev.data["target"])
+            for ev in game.events
+            if ev.kind == "guarding" and ev.audience == alone(guard)
+        ]
+        # Never the same player two nights running (a changed mind within a night
+        # counts once: the last choice of each night is the guard).
+        last_of_night = dict(chosen)
+        nights = sorted(last_of_night)
+        for a, b in pairwise(nights):
+            if b == a + 1:
+                guarded_twice += last_of_night[a] == last_of_night[b]
+        # A werewolf victim he guarded survives the night.
+        for number in nights:
+            victims = [
+                ev.data["target"]
+                for ev in game.events
+                if ev.kind == "pack_victim" and ev.number == number
+            ]
+            if victims and victims[0] == last_of_night[number]:
+                dead = [d for d in game.deaths if d.number == number and d.cause == "werewolves"]
+                assert not dead, (seed, number)
+    assert guarded_twice == 0
+
+
+def test_his_memory_is_his_own_and_nobody_sees_his_choice(book_path: str) -> None:
+    for seed in range(20):
+        game = play(book_path, seed)
+        guard = game.roles.index("bodyguard")
+        for seat in range(game.n):
+            for ev in game.view(seat).events:
+                if ev.kind == "guarding":
+                    assert seat == guard
+                for player, _ in role_facts(ev):
+                    # roles told to a seat are his own, the pack's, a vision, a
+                    # death's or the end's; never the Bodyguard's to another
+                    # villager through his step
+                    assert ev.kind != "guarding", (player, seat)
+
+
+def test_his_games_are_narrated_in_every_language_strictly(book_path: str) -> None:
+    book = load(book_path)
+    for seed in range(10):
+        game = play(book_path, seed)
+        for lang in book.languages:
+            for seat in [LEADER, *range(game.n)]:
+                view = game.view(seat)
+                narrator = Narrator(book, game.names, lang, strict=True)
+                assert narrator.lines(view)
+                for prompt in view.prompts:
+                    for args in prompt.choices[:2]:
+                        assert narrator.choice(prompt.verb, args)

@@ -10,6 +10,7 @@ its messages are all it takes.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 
 from lupus.engine.model import LEADER, Action, Prompt, alone
 from lupus.engine.views import role_facts
-from lupus.families import load, new_game, register_role
+from lupus.families import load, new_game, register_role, unregister_role
 from lupus.narration import Narrator
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
@@ -94,9 +95,14 @@ def bodyguard_rulebook(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def book_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+def book_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The rulebook's path, with the role registered for this module's tests only
+    (the other tests a worker runs never meet it)."""
     register_role(ROLE)
-    return str(bodyguard_rulebook(tmp_path_factory.mktemp("rulebooks")))
+    try:
+        yield str(bodyguard_rulebook(tmp_path_factory.mktemp("rulebooks")))
+    finally:
+        unregister_role(ROLE)
 
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]

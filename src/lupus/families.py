@@ -127,3 +127,8 @@ def deal(
 def register_role(role: Role) -> None:
     """Add a village role from outside ``lupus.roles`` (see ``docs/adding-a-role.md``)."""
     VILLAGE.register(role)
+
+
+def unregister_role(role: Role) -> None:
+    """Take back a role ``register_role`` added."""
+    VILLAGE.unregister(role)

@@ -50,3 +50,12 @@ class Cards:
         self.first_night: Final = kept[0]
         self.later_nights: Final = kept[1]
         self.day: Final = tuple([steps[step_id] for step_id in facts.day])
+        # The memories a game of these cards keeps: its roles' (a card not dealt keeps
+        # nothing), and those of the procedures no card calls.
+        self.memories: Final = tuple(
+            [
+                (role, make)
+                for role, (card, make) in registry.memories.items()
+                if card is None or self.deck.get(card, 0) > 0
+            ]
+        )

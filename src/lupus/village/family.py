@@ -66,7 +66,7 @@ def build(roles: Sequence[Role]) -> Registry:
                 raise ValueError(f"two roles declare the step {step_id!r}")
             steps[step_id] = make
         if role.memory is not None:
-            memories[role.id] = role.memory
+            memories[role.id] = (role.card, role.memory)
     hooks = sorted(
         [(role.death_order, i, role.on_death) for i, role in enumerate(roles) if role.on_death]
     )
@@ -107,6 +107,12 @@ class VillageFamily(Family):
         """Add a role from outside ``lupus.roles`` (its steps, hooks and memory)."""
         build([*self.roles(), role])  # (refuses a clash before anything changes)
         self.outside.append(role)
+        self._roles = None
+        self._registry = None
+
+    def unregister(self, role: Role) -> None:
+        """Take back a role ``register`` added (a test's throwaway role)."""
+        self.outside.remove(role)
         self._roles = None
         self._registry = None
 

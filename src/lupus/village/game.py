@@ -73,9 +73,7 @@ class VillageGame(Game):
         self.captain: int | None = None
         self.night = NightRecord()
         # What the roles keep across nights (role id -> its memory; see ``memory``).
-        self.memories: dict[str, object] = {
-            role: make() for role, make in registry.memories.items()
-        }
+        self.memories: dict[str, object] = {role: make() for role, make in known.memories}
         self.nominees: list[int] = []
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []

@@ -22,7 +22,7 @@ class Registry:
         self,
         steps: dict[str, Callable[[], Step[Any]]],
         death_hooks: Sequence[Callable[[Any, int, str], None]],
-        memories: dict[str, Callable[[], object]],
+        memories: dict[str, tuple[str | None, Callable[[], object]]],
         phase_start: Callable[[str, int], Step[Any]],
         dawn: Callable[[], Step[Any]],
         win_check: Callable[[], Step[Any]],
@@ -30,6 +30,8 @@ class Registry:
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
+        # role id -> (its card, or None for a procedure no card calls; what makes its
+        # memory): a game keeps the memories of the cards in its deck only
         self.memories: Final = memories
         self.phase_start: Final = phase_start
         self.dawn: Final = dawn

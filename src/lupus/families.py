@@ -44,7 +44,7 @@ def check(book: Rulebook) -> Rulebook:
         return book
     unknown = family.unknown_steps(book)
     if unknown:
-        where, _, step_id = unknown[0].partition(": ")
+        where, step_id = unknown[0]
         known = ", ".join(family.step_ids())
         raise RulebookError(f"{book.id}: {where}: unknown step {step_id!r} (known: {known})")
     book.facts.playable = True

@@ -47,13 +47,21 @@ class Family:
         """A random deal of ``counts`` to ``players`` seats that the rules accept."""
         raise NotImplementedError
 
-    def unknown_steps(self, book: Rulebook) -> list[str]:
+    plays_preparation: bool = True
+    """Whether the family plays a rulebook's ``night.preparation`` (Lupusburg has none)."""
+
+    def unknown_steps(self, book: Rulebook) -> list[tuple[str, str]]:
         """The steps ``book``'s nights and days name that this family does not know,
-        each as ``where: id`` (a rulebook naming one cannot be played)."""
-        raise NotImplementedError
+        each as (where, step id): a rulebook naming one cannot be played."""
+        known = set(self.step_ids())
+        lists = [("night.first", book.night.first), ("night.later", book.night.later)]
+        if self.plays_preparation:
+            lists.append(("night.preparation", book.night.preparation))
+        lists.append(("day", book.day))
+        return [(where, step) for where, ids in lists for step in ids if step not in known]
 
     def step_ids(self) -> list[str]:
-        """The step ids a rulebook of this family may name, for error messages."""
+        """The step ids a rulebook of this family may name."""
         raise NotImplementedError
 
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:

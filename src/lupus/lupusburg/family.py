@@ -23,6 +23,7 @@ class LupusburgFamily(Family):
 
     name = "lupusburg"
     house_verbs = HOUSE_VERBS
+    plays_preparation = False
 
     def new_game(
         self,
@@ -58,18 +59,6 @@ class LupusburgFamily(Family):
 
     def step_ids(self) -> list[str]:
         return list(STEPS)
-
-    def unknown_steps(self, book: Rulebook) -> list[str]:
-        return [
-            f"{where}: {step_id}"
-            for where, ids in (
-                ("night.first", book.night.first),
-                ("night.later", book.night.later),
-                ("day", book.day),
-            )
-            for step_id in ids
-            if step_id not in STEPS
-        ]
 
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
         if record.get("roles") is not None:

@@ -155,20 +155,6 @@ class VillageFamily(Family):
     def step_ids(self) -> list[str]:
         return list(self.registry().steps)
 
-    def unknown_steps(self, book: Rulebook) -> list[str]:
-        known = self.registry().steps
-        return [
-            f"{where}: {step_id}"
-            for where, ids in (
-                ("night.first", book.night.first),
-                ("night.later", book.night.later),
-                ("night.preparation", book.night.preparation),
-                ("day", book.day),
-            )
-            for step_id in ids
-            if step_id not in known
-        ]
-
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
         roles = record.get("roles")
         if record.get("characters") is not None or record.get("chests") is not None:

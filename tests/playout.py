@@ -11,8 +11,9 @@ it there; :func:`play` itself only uses ``waiting``, ``prompts``, ``legal_action
 ``apply``. Steps that only the game leader ends (maffia's nominations, a mafia that
 cannot agree) need :class:`LeaderClosePolicy` (strategy :func:`leader_policies`).
 
-The checks every family's property tests share (the :class:`Referee` base, the replay,
-illegal-action and determinism properties, the hypothesis ``PROFILE``) are at the end.
+The checks every family's property tests share (the :class:`Referee` base, the verbs as
+the roles declare them (:func:`declared`), the replay, illegal-action and determinism
+properties, the hypothesis ``PROFILE``) are at the end.
 """
 
 from __future__ import annotations
@@ -34,8 +35,11 @@ from lupus.engine.errors import IllegalAction
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Args, Event, Outcome, Prompt
 from lupus.engine.views import plain, role_facts
-from lupus.families import load, new_game
+from lupus.families import load, new_game, rulebook
+from lupus.rulebooks.schema import Rulebook
+from lupus.village.family import FAMILY as VILLAGE
 from lupus.village.game import VillageGame
+from lupus.village.plugin import ANYONE, PACK, Verb
 
 OptionValue = bool | int | float | str
 
@@ -446,8 +450,9 @@ def leader_policies() -> st.SearchStrategy[LeaderClosePolicy]:
 
 # ---------------------------------------------------------------------- shared checks
 # What the property tests of every rulebook family check alike: each test file brings
-# its own referee (a :class:`Referee`), verbs, malformed arguments and accessor of the
-# hidden state (``Truth``).
+# its own referee (a :class:`Referee`), malformed arguments and accessor of the hidden
+# state (``Truth``); the verbs and who may be offered them, the roles' declarations
+# (:func:`declared`).
 MAX_ACTIONS = 5000
 NEVER = 1 << 60
 
@@ -460,6 +465,110 @@ PROFILE: dict[str, Any] = {
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
 }
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A referee's tables of who may be offered which verb, when, against whom, and what
+    it tells its user: built by :func:`declared` from the declarations of the role
+    plugins (``lupus.village.plugin.Verb``, ``Role.learns``), never written by hand, so a
+    newly registered role is refereed as it declares itself."""
+
+    living: Mapping[str, frozenset[str] | None]
+    """Verb -> the cards whose living holders may be offered it (None: anyone living)."""
+    offers: Mapping[tuple[str, str], tuple[Verb, ...]]
+    """(verb, card or ``ANYONE``) -> its declarations (``PACK`` resolved to the cards)."""
+    last_breath: Mapping[str, tuple[Verb, ...]]
+    """Role id -> the verbs its dying holder (or office holder) may be offered."""
+    learns: frozenset[tuple[str, str]]
+    """(card or ``ANYONE``, verb): who uses the verb is told its target's role."""
+
+    def last_verbs(self, role: str) -> tuple[str, ...]:
+        """The verbs of ``role``'s last breath (none for an unknown role id)."""
+        return tuple(verb.name for verb in self.last_breath.get(role, ()))
+
+    def tells(self, role: str, verb: str) -> bool:
+        """Whether a living ``role`` using ``verb`` is told its target's role."""
+        return (role, verb) in self.learns or (ANYONE, verb) in self.learns
+
+    def refusal(
+        self,
+        p: Prompt,
+        role: str,
+        phase: str,
+        number: int,
+        step: str | None,
+        alive: Callable[[int], bool],
+    ) -> str | None:
+        """Why the declarations forbid offering ``p`` to a living ``role`` in ``phase``
+        ``number`` during ``step``, or None: a verb of his card (or everyone's), at its
+        time, a night verb in its own step (the night's steps announce themselves with
+        ``wake``), naming only living players if its targets are "living"."""
+        if p.verb not in self.living:
+            return f"{p.verb!r} offered to {p.actor}, who is alive"
+        needed = self.living[p.verb]
+        if needed is not None and role not in needed:
+            return f"{p.verb!r} offered to {p.actor}, a {role}"
+        mine = (*self.offers.get((p.verb, role), ()), *self.offers.get((p.verb, ANYONE), ()))
+        timely = [v for v in mine if v.phase == phase and (number == 1 or not v.first_only)]
+        if not timely:
+            return f"{p.verb!r} offered to {p.actor} in {phase} {number}"
+        placed = [v for v in timely if v.phase != "night" or v.step == step]
+        if not placed:
+            return f"{p.verb!r} offered to {p.actor} in the {step} step"
+        return dead_targets(p, placed, alive)
+
+    def dying_refusal(self, p: Prompt, owed: str, alive: Callable[[int], bool]) -> str | None:
+        """Why the declarations forbid offering ``p`` to a dead player who owes the last
+        breath of the role ``owed`` (a role id), or None."""
+        mine = [verb for verb in self.last_breath.get(owed, ()) if verb.name == p.verb]
+        if not mine:
+            return f"prompt {p.verb!r} offered to dead player {p.actor}"
+        return dead_targets(p, mine, alive)
+
+
+def dead_targets(p: Prompt, verbs: Sequence[Verb], alive: Callable[[int], bool]) -> str | None:
+    """Why ``p`` may not be offered if one of its ``verbs`` targets the living, or None."""
+    if any(verb.targets == "living" for verb in verbs):
+        dead = sorted({int(a) for args in p.choices for a in args if not alive(int(a))})
+        if dead:
+            return f"{p.verb!r} offered to {p.actor} against dead {dead}"
+    return None
+
+
+def every_verb() -> tuple[str, ...]:
+    """Every verb a registered role plugin declares, whatever the rulebook (for actions
+    a prompt does not allow)."""
+    return tuple(dict.fromkeys(verb.name for role in VILLAGE.roles() for verb in role.verbs))
+
+
+def declared(rules: str | Rulebook) -> Declared:
+    """The :class:`Declared` tables of ``rules``, from the village family's registered
+    role plugins that play in it: those whose card it deals and those whose steps its
+    nights or days name."""
+    book = rulebook(rules)
+    named = {*book.night.first, *book.night.later, *book.night.preparation, *book.day}
+    pack = tuple(sorted(book.facts.pack))
+    living: dict[str, frozenset[str] | None] = {}
+    offers: dict[tuple[str, str], tuple[Verb, ...]] = {}
+    last_breath: dict[str, tuple[Verb, ...]] = {}
+    learns: set[tuple[str, str]] = set()
+    for role in VILLAGE.roles():
+        if not ((role.card is not None and role.card in book.roles) or named & set(role.steps)):
+            continue
+        for verb in role.verbs:
+            holders = tuple(c for h in verb.holders for c in (pack if h == PACK else (h,)))
+            if not holders:
+                last_breath[role.id] = (*last_breath.get(role.id, ()), verb)
+                continue
+            known = living.get(verb.name, frozenset())
+            living[verb.name] = None if known is None or ANYONE in holders else known | set(holders)
+            made = Verb(verb.name, verb.step, holders, verb.phase, verb.first_only, verb.targets)
+            for holder in holders:
+                offers[verb.name, holder] = (*offers.get((verb.name, holder), ()), made)
+                if verb.name in role.learns:
+                    learns.add((holder, verb.name))
+    return Declared(living, offers, last_breath, frozenset(learns))
 
 
 class Referee(ABC):

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lupus import scenario as sc
+from lupus.engine.event_json import from_json, to_json
 from lupus.engine.events import (
     INT,
     INT_OR_NONE,
@@ -34,9 +35,7 @@ from lupus.engine.events import (
     TEXT_OR_NONE,
     EventSpec,
     check,
-    from_json,
     table,
-    to_json,
 )
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Event

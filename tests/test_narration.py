@@ -29,6 +29,7 @@ from lupus.narration import MessageError, Narrator
 from lupus.rulebooks import available
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.rules_text import describe
+from lupus.village.family import shipped_roles
 
 ROOT = Path(__file__).parent / "scenarios"
 SCENARIOS = sorted(ROOT.rglob("*.json"))
@@ -80,12 +81,26 @@ def test_a_strict_narrator_names_what_is_missing() -> None:
     assert lenient.event(event("no_such_event", None, {})) == "No_such_event"
 
 
-def test_every_english_message_is_in_swedish() -> None:
-    def keys(lang: str) -> set[str]:
-        text = resources.files("lupus.locales").joinpath(f"{lang}.toml").read_text("utf-8")
-        return set(tomllib.loads(text)["text"])
+def locale_keys(lang: str) -> set[str]:
+    text = resources.files("lupus.locales").joinpath(f"{lang}.toml").read_text("utf-8")
+    return set(tomllib.loads(text)["text"])
 
-    assert sorted(keys("en") - keys("sv")) == []
+
+def role_keys() -> list[str]:
+    """The keys the shipped roles declare with their English text (``Role.messages``)."""
+    return [key for role in shipped_roles() for key in role.messages]
+
+
+def test_every_english_message_is_in_swedish() -> None:
+    # English: en.toml and the roles' modules.
+    assert sorted((locale_keys("en") | set(role_keys())) - locale_keys("sv")) == []
+
+
+def test_every_english_message_is_said_once() -> None:
+    """A role's key is its own: no other role declares it, and en.toml does not hide it."""
+    keys = role_keys()
+    assert sorted({k for k in keys if keys.count(k) > 1}) == []
+    assert sorted(locale_keys("en") & set(keys)) == []
 
 
 @pytest.mark.parametrize("rules", BOOKS)

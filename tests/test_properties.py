@@ -6,7 +6,8 @@ each game from outside and checks, after the start and after every action:
 
 * the dead never act, except the hunter's last shot and the dying captain's appointment,
   which come right after the death, before anyone living is asked anything;
-* every role-specific verb is offered to the holder of that role only;
+* every verb is offered as the role plugins declare it (``playout.declared``): to the
+  living holders of its cards only, at its time, in its step, against the living;
 * no event discloses a living player's role to someone the rules do not entitle to it.
   The entitlement is the referee's own reading of the rules (:meth:`Referee.may_know`),
   built from the deal and the actions, never from the events' audiences;
@@ -55,42 +56,10 @@ WOLVES_WIN_WITH_OTHERS_AT_MOST = {"werewolf": 1, "tit-albert": 0}
 STARVATION = {"werewolf": True, "tit-albert": False}
 FACTIONS = ("villagers", "werewolves", "lovers")
 
-# The roles whose living holders may be offered a verb (None: any living player). Not
-# listed: verbs only the dead use (the hunter's shot, the dying captain's appointment).
-LIVING_VERBS: dict[str, frozenset[str] | None] = {
-    "take": frozenset({"thief"}),
-    "keep": frozenset({"thief"}),
-    "link": frozenset({"cupid"}),
-    "inspect": frozenset({"seer"}),
-    "kill": frozenset({WOLF}),
-    "sleep": frozenset({WOLF}),
-    "spy": frozenset({GIRL}),
-    "heal": frozenset({"witch"}),
-    "poison": frozenset({"witch"}),
-    "pass": frozenset({"witch", GIRL}),
-    "elect": None,
-    "vote": None,
-    "abstain": None,
-    "decide": None,
-}
-LAST_BREATH = {"shoot": ("shoot", "pass"), "appoint": ("appoint",)}
-# When a living player may be offered a verb: (phase, night or day number or None for any).
-VERB_TIME: dict[str, tuple[str, int | None]] = {
-    "take": ("night", 1),
-    "keep": ("night", 1),
-    "link": ("night", 1),
-    "elect": ("day", 1),
-    **dict.fromkeys(("inspect", "kill", "sleep", "spy", "heal", "poison", "pass"), ("night", None)),
-    **dict.fromkeys(("vote", "abstain", "decide"), ("day", None)),
-}
-# Verbs only one step offers (the Little Girl's ``pass`` only: the Witch passes too).
-STEP_OF_VERB = {
-    "spy": "little_girl",
-    "pass": "little_girl",
-    "kill": "werewolves",
-    "sleep": "werewolves",
-}
-TARGETS_ALIVE = frozenset({"inspect", "kill", "poison", "link", "vote", "elect", "decide"})
+# Who may be offered which verb, when and against whom, and what a verb tells its user:
+# the role plugins' declarations (``playout.declared``), no table here. The dying owe
+# the last breath of a role (its verbs with no holders): the hunter's, the captain's.
+HUNTER, CAPTAIN = "hunter", "captain"
 
 
 def village(game: Game) -> VillageGame:
@@ -131,7 +100,8 @@ class Referee(playout.Referee):
 
     * his own role, always (and the card he takes as thief);
     * the pack's roles, for each werewolf, from the werewolves' step on;
-    * the role of every player the seer inspected, for the seer;
+    * the role of every player the seer inspected, for the seer (a verb its role
+      declares it ``learns``);
     * in werewolf (not tit-albert), the partner's role, for each lover;
     * the awake werewolves' roles, for a little girl who spied on them;
     * the little girl's role, for the pack that caught her;
@@ -144,6 +114,7 @@ class Referee(playout.Referee):
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
+        self.declared = playout.declared(setup.rules)
         self.dealt = list(setup.roles)
         self.roles: list[str] = list(setup.roles)
         self.extra = list(setup.extra_cards)
@@ -227,7 +198,7 @@ class Referee(playout.Referee):
         else:
             if not self.alive(actor):
                 owed = self.owed.get(actor) or ["nothing"]
-                if verb not in LAST_BREATH.get(owed[0], ()):
+                if verb not in self.declared.last_verbs(owed[0]):
                     raise self.fail(f"dead player {actor} acted: {action}")
                 owed.pop(0)
                 self.open_last_breath.discard(actor)
@@ -238,7 +209,7 @@ class Referee(playout.Referee):
                 self.thief_pending = False
             elif verb in ("spy", "pass") and self.step == "little_girl":
                 self.girl_choice[actor] = verb
-            elif verb == "inspect":
+            elif self.declared.tells(self.roles[actor], verb):
                 self.grant(actor, int(args[0]), index)
             elif verb in ("vote", "abstain") and self.ballots is not None:
                 self.ballots[actor] = int(args[0]) if verb == "vote" else None
@@ -288,10 +259,10 @@ class Referee(playout.Referee):
                 self.died_at[seat] = i
                 self.deaths_unchecked = True
                 owed = self.owed.setdefault(seat, [])
-                if self.roles[seat] == "hunter" and data["cause"] in HUNTER_CAUSES:
-                    owed.append("shoot")
+                if self.roles[seat] == HUNTER and data["cause"] in HUNTER_CAUSES:
+                    owed.append(HUNTER)
                 if self.captain == seat:
-                    owed.append("appoint")
+                    owed.append(CAPTAIN)
                     self.captain = None
                 if data["cause"] == "hunger" and (
                     not STARVATION[self.rules] or self.roles[seat] != WOLF
@@ -450,16 +421,12 @@ class Referee(playout.Referee):
             if not p.choices:
                 raise self.fail(f"empty prompt {p}")
             if self.alive(p.actor):
-                if p.verb not in LIVING_VERBS:
-                    raise self.fail(f"{p.verb!r} offered to {p.actor}, who is alive")
-                needed = LIVING_VERBS[p.verb]
-                if needed is not None and self.roles[p.actor] not in needed:
-                    raise self.fail(f"{p.verb!r} offered to {p.actor}, a {self.roles[p.actor]}")
                 self.check_living_prompt(p, game.phase, game.number)
                 continue
             owed = self.owed.get(p.actor) or ["nothing"]
-            if p.verb not in LAST_BREATH.get(owed[0], ()):
-                raise self.fail(f"prompt {p.verb!r} offered to dead player {p.actor}")
+            refused = self.declared.dying_refusal(p, owed[0], self.alive)
+            if refused is not None:
+                raise self.fail(refused)
             self.open_last_breath.add(p.actor)
         owed_now = sorted(s for s, kinds in self.owed.items() if kinds)
         if owed_now and any(self.alive(p.actor) for p in prompts):
@@ -471,31 +438,24 @@ class Referee(playout.Referee):
                 raise self.fail(f"the game goes on although {won} have won")
 
     def check_living_prompt(self, p: Prompt, phase: str, number: int) -> None:
-        when, which = VERB_TIME[p.verb]
-        if phase != when or which not in (None, number):
-            raise self.fail(f"{p.verb!r} offered to {p.actor} in {phase} {number}")
-        # The girl decides in her own step; the werewolves' step asks the pack alone.
-        step = STEP_OF_VERB.get(p.verb)
-        if (
-            step is not None
-            and self.step != step
-            and not (p.verb == "pass" and self.roles[p.actor] != GIRL)
-        ):
-            raise self.fail(f"{p.verb!r} offered to {p.actor} in the {self.step} step")
+        # As declared: his card's verb (the girl decides in her own step; the werewolves'
+        # step asks the pack alone), at its time, against the living if it names players.
+        role = self.roles[p.actor]
+        refused = self.declared.refusal(p, role, phase, number, self.step, self.alive)
+        if refused is not None:
+            raise self.fail(refused)
         if p.verb == "decide" and p.actor != self.captain:
             raise self.fail(f"decide offered to {p.actor}, not the captain")
-        if p.verb in TARGETS_ALIVE:
-            seats = {int(a) for args in p.choices for a in args}
-            dead = sorted(s for s in seats if not self.alive(s))
-            if dead:
-                raise self.fail(f"{p.verb!r} offered to {p.actor} against dead {dead}")
-            lovers = self.lovers
-            if p.verb in ("vote", "decide") and lovers is not None and p.actor in lovers:
-                partner = lovers[1] if lovers[0] == p.actor else lovers[0]
-                if partner in seats:
-                    raise self.fail(f"lover {p.actor} may {p.verb} against {partner}")
-            if p.verb == "inspect" and p.actor in seats:
-                raise self.fail(f"the seer {p.actor} may inspect herself")
+        if p.verb not in ("vote", "decide", "inspect"):
+            return
+        seats = {int(a) for args in p.choices for a in args}
+        lovers = self.lovers
+        if p.verb != "inspect" and lovers is not None and p.actor in lovers:
+            partner = lovers[1] if lovers[0] == p.actor else lovers[0]
+            if partner in seats:
+                raise self.fail(f"lover {p.actor} may {p.verb} against {partner}")
+        if p.verb == "inspect" and p.actor in seats:
+            raise self.fail(f"the seer {p.actor} may inspect herself")
 
     def check_outcome(self, game: Game) -> None:
         outcome = self.known_outcome(game)
@@ -567,14 +527,14 @@ def test_recorded_game_replays_identically(setup: Setup, policy: RandomPolicy, c
 
 
 # ---------------------------------------------------------------------- 5
-SEAT_VERBS = (*LIVING_VERBS, "shoot", "appoint")
 OTHER_VERBS = ("close", "fly")
 
 
 def illegal_attempts(game: Game, rng: random.Random) -> list[Attempt]:
-    """``playout.illegal_attempts`` with this family's verbs; (0, 1) may be a legal pair."""
+    """``playout.illegal_attempts`` with every declared verb; (0, 1) may be a legal pair."""
     dead = [s for s in range(game.n) if not village(game).alive[s]]
-    return playout.illegal_attempts(game, rng, SEAT_VERBS, OTHER_VERBS, dead, lambda p: [(0, 1, 2)])
+    verbs = playout.every_verb()
+    return playout.illegal_attempts(game, rng, verbs, OTHER_VERBS, dead, lambda p: [(0, 1, 2)])
 
 
 @settings(max_examples=150 * SCALE, **PROFILE)

@@ -7,7 +7,8 @@ agree). A :class:`Referee` follows each game from outside and checks, after the 
 and after every action:
 
 * the dead never act and are never prompted; each verb goes to the role that owns it,
-  at the time of day it belongs to, with the targets the rules allow (no more, no less);
+  at the time of day and in the step it belongs to, as the role plugins declare them
+  (``playout.declared``), with the targets the rules allow (no more, no less);
 * the night as the seeds tell it: the mafia's victim (agreed, or the plurality when the
   leader closes), the Doctor's protection and its ban, the Detective's *side* (the
   Godfather: town), the Couple's heartbreak, the Avenger's shot (the Godfather survives),
@@ -63,18 +64,8 @@ KILLS_OWN = {"maffia": True, "mafia-classic": False}
 SEAT_KEYS = ("player", "players", "target", "targets", "victim", "role", "roles")
 NIGHT_ORDER = ("mafia", "doctor", "detective", "couple", "avenger")
 
-# Who may be offered a verb (None: any living player), and when.
-VERB_ROLES: dict[str, frozenset[str] | None] = {
-    "kill": MAFIA,
-    "protect": frozenset({"doctor"}),
-    "inspect": frozenset({"detective"}),
-    "shoot": frozenset({"avenger"}),
-    "nominate": None,
-    "withdraw": None,
-    "vote": None,
-    "abstain": None,
-}
-NIGHT_VERBS = frozenset({"kill", "protect", "inspect", "shoot"})
+# Who may be offered which verb and when, and what a verb tells its user: the role
+# plugins' declarations (``playout.declared``), no table here.
 
 
 def mafia_setups() -> st.SearchStrategy[Setup]:
@@ -138,6 +129,8 @@ class Referee(playout.Referee):
     know with the event index from which he knows them (``grants``):
 
     * his own role, always;
+    * the target's role, for who used a verb his role declares it ``learns`` (none yet:
+      the Detective is told a side);
     * the living mafia's roles, for each living member, from each mafia step on;
     * the partner's card, for each member of the couple, from the first couple step on;
     * the couple's cards, for everyone, once their heartbreak is told at dawn;
@@ -151,6 +144,7 @@ class Referee(playout.Referee):
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
+        self.declared = playout.declared(setup.rules)
         self.roles = tuple(setup.roles)
         self.deck = Counter(self.roles)
         self.couple = tuple(s for s in range(self.n) if self.roles[s] == "couple")
@@ -212,11 +206,11 @@ class Referee(playout.Referee):
     # ------------------------------------------------------------------ following the game
     def __call__(self, game: Game, move: Move | None) -> None:
         if move is not None:
-            self.on_action(move.action)
+            self.on_action(move.action, move.events_before)
         self.on_events(game.events)
         self.on_state(game)
 
-    def on_action(self, action: Action) -> None:
+    def on_action(self, action: Action, index: int) -> None:
         actor, verb, args = action.actor, action.verb, action.args
         if actor == LEADER:
             self.closed = True
@@ -224,6 +218,8 @@ class Referee(playout.Referee):
         if not self.alive(actor):
             raise self.fail(f"dead player {actor} acted: {action}")
         target = seat(args[0]) if args else None
+        if target is not None and self.declared.tells(self.roles[actor], verb):
+            self.grant(actor, target, index)
         night, day = self.night, self.day
         if verb == "kill" and night is not None:
             night.picks[actor] = seat(target)
@@ -599,13 +595,10 @@ class Referee(playout.Referee):
         actor, verb = p.actor, p.verb
         if not self.alive(actor):
             raise self.fail(f"{verb!r} offered to dead player {actor}")
-        if verb not in VERB_ROLES:
-            raise self.fail(f"unknown verb {verb!r} offered to {actor}")
-        needed = VERB_ROLES[verb]
-        if needed is not None and self.roles[actor] not in needed:
-            raise self.fail(f"{verb!r} offered to {actor}, a {self.roles[actor]}")
-        if (verb in NIGHT_VERBS) != (self.phase == "night"):
-            raise self.fail(f"{verb!r} offered to {actor} in the {self.phase}")
+        role = self.roles[actor]
+        refused = self.declared.refusal(p, role, self.phase, self.number, self.step, self.alive)
+        if refused is not None:
+            raise self.fail(refused)
         standing = self.standing()
         others = [s for s in standing if s != actor]
         if verb == "kill":
@@ -764,15 +757,14 @@ def test_recorded_game_replays_identically(
 
 
 # ---------------------------------------------------------------------- 5
-SEAT_VERBS = tuple(VERB_ROLES)
-OTHER_VERBS = ("close", "sleep", "pass")
+OTHER_VERBS = ("close", "fly")
 
 
 def illegal_attempts(game: Game, rng: random.Random) -> list[Attempt]:
-    """``playout.illegal_attempts`` with this family's verbs and one-seat targets."""
+    """``playout.illegal_attempts`` with every declared verb and one-seat targets."""
     dead = [s for s in range(game.n) if not truth(game).alive[s]]
     return playout.illegal_attempts(
-        game, rng, SEAT_VERBS, OTHER_VERBS, dead, lambda p: [(0, 1), (p.actor,)]
+        game, rng, playout.every_verb(), OTHER_VERBS, dead, lambda p: [(0, 1), (p.actor,)]
     )
 
 

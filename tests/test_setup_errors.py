@@ -295,7 +295,7 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
     memory of them is bounded (a server meets new names in every room), and a table
     of names met after the bound is still checked."""
     from lupus.engine.errors import SetupError
-    from lupus.engine.game import resolve_options
+    from lupus.engine.options import resolve_options
     from lupus.families import new_game
     from lupus.rulebooks import load
     from lupus.rulebooks.facts import KEPT

@@ -10,13 +10,15 @@ its messages are all it takes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from lupus.engine.model import LEADER, Action, Prompt, alone
+import playout
+from lupus.engine.interned import alone
+from lupus.engine.model import LEADER, Action, Prompt
 from lupus.engine.views import role_facts
 from lupus.families import load, new_game, register_role, unregister_role
 from lupus.narration import Narrator
@@ -47,7 +49,7 @@ class BodyguardStep(Ballot):
 
     def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         last = guarded(game).last
-        return (Prompt(actor, "guard", seats([s for s in game.living() if s != last])),)
+        return (Prompt(actor, "guard", seats([s for s in game.living if s != last])),)
 
     def recorded(self, game: VillageGame, action: Action) -> None:
         game.emit("guarding", alone(action.actor), target=action.args[0])
@@ -109,15 +111,17 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 CARDS = ["werewolf", "werewolf", "bodyguard", "seer", "witch", "villager", "villager", "hunter"]
 
 
-def play(path: str, seed: int) -> VillageGame:
+def play(path: str, seed: int, observe: Callable[[VillageGame], None] | None = None) -> VillageGame:
     """One game, every seat choosing at random among its prompts (the leader closes
-    a step nobody answers)."""
+    a step nobody answers); ``observe`` is called after the start and each action."""
     rng = random.Random(seed)
     cards = list(CARDS)
     rng.shuffle(cards)
     game = new_game(path, NAMES, cards, seed=seed)
     assert isinstance(game, VillageGame)
     for _ in range(3000):
+        if observe is not None:
+            observe(game)
         if game.finished:
             break
         seat = game.first_waiting()
@@ -177,6 +181,37 @@ def test_his_memory_is_his_own_and_nobody_sees_his_choice(book_path: str) -> Non
                     # death's or the end's; never the Bodyguard's to another
                     # villager through his step
                     assert ev.kind != "guarding", (player, seat)
+
+
+def test_the_referee_reads_him_from_his_declaration(book_path: str) -> None:
+    """The property tests' referee takes its tables from the plugins' declarations
+    (``playout.declared``): registered, the Bodyguard is in them, learning nothing, and
+    every prompt of his games is one they allow (a verb of the seat's card, at its time,
+    in its step, against the living; to the dead only a last breath)."""
+    tables = playout.declared(book_path)
+    assert tables.living["guard"] == frozenset({"bodyguard"})
+    assert not tables.tells("bodyguard", "guard")
+    last_breaths = {verb for role in tables.last_breath for verb in tables.last_verbs(role)}
+    offered: list[str] = []
+
+    def check(game: VillageGame) -> None:
+        wakes = [ev for ev in game.events if ev.kind == "wake" and ev.audience is None]
+        step = str(wakes[-1].data["step"]) if wakes else None
+        for p in game.prompts():
+            if p.actor == LEADER:
+                continue
+            offered.append(p.verb)
+            if not game.alive[p.actor]:
+                assert p.verb in last_breaths, p
+                continue
+            role = game.roles[p.actor]
+            alive = game.alive.__getitem__
+            refused = tables.refusal(p, role, game.phase, game.number, step, alive)
+            assert refused is None, refused
+
+    for seed in range(20):
+        play(book_path, seed, check)
+    assert "guard" in offered
 
 
 def test_his_games_are_narrated_in_every_language_strictly(book_path: str) -> None:

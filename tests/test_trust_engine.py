@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 import playout
 from lupus.engine import LEADER, Action, IllegalAction
 from lupus.engine.game import Game
-from lupus.engine.model import Event, safe_repr
+from lupus.engine.model import Event
+from lupus.engine.untrusted import safe_repr
 from lupus.engine.views import View
 from lupus.families import new_game
 from lupus.village.game import VillageGame

@@ -27,8 +27,9 @@ from typer.testing import CliRunner, Result
 from lupus import scenario as sc
 from lupus.cli import app
 from lupus.engine.errors import RulebookError, SetupError
-from lupus.engine.game import Game, resolve_options
+from lupus.engine.game import Game
 from lupus.engine.names import MAX_NAME_LENGTH, name_key
+from lupus.engine.options import resolve_options
 from lupus.families import new_game
 from lupus.rulebooks import available, load, load_file
 from lupus.rulebooks.schema import OptionSpec

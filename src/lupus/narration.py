@@ -1,7 +1,8 @@
 """Turning the events of a view into sentences, in the rulebook's language.
 
 Every name a player reads comes from the rulebook's [names] table and the language's
-messages (src/lupus/locales/<lang>.toml, overridable per rulebook), never from code.
+messages (src/lupus/locales/<lang>.toml; in English, a role's own keys are in its
+module's ``ROLE``; all overridable per rulebook), never from code.
 The narration is computed from a View, so it can only ever tell what the view holds.
 
 A Narrator is lenient by default (a missing message shows its key, a field an event
@@ -12,61 +13,14 @@ is how tests/test_narration.py proves that every message of every game can be sa
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
 from lupus.families import family_of, load
+from lupus.messages import Fields, MessageError, messages
 from lupus.rulebooks.schema import Rulebook
-
-
-@cache
-def messages(lang: str) -> dict[str, str]:
-    base = resources.files("lupus.locales")
-    path = base.joinpath(f"{lang}.toml")
-    if not path.is_file():
-        path = base.joinpath("en.toml")
-    table = tomllib.loads(path.read_text("utf-8"))["text"]
-    return {str(k): str(v) for k, v in table.items()}
-
-
-class MessageError(ValueError):
-    """A message that cannot be said (raised by a strict Narrator only): no such key, a
-    placeholder the event lacks, a name the rulebook lacks, or a broken template."""
-
-
-class _Fields(dict[str, object]):
-    """Template fields; a field an event lacks shows as «?» (strict: MessageError)."""
-
-    def __init__(self, narrator: Narrator, key: str, fields: Mapping[str, object]) -> None:
-        super().__init__(fields)
-        self["N"] = _Names(narrator, key)
-        self.narrator = narrator
-        self.key = key
-
-    def __missing__(self, name: str) -> str:
-        if self.narrator.strict:
-            raise self.narrator.error(self.key, f"needs {{{name}}}, which the event lacks")
-        return "«?»"
-
-
-class _Names(dict[str, str]):
-    """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails)."""
-
-    def __init__(self, narrator: Narrator, key: str) -> None:
-        super().__init__(narrator.N)
-        self.narrator = narrator
-        self.key = key
-
-    def __missing__(self, name: str) -> str:
-        if self.narrator.strict:
-            where = f"[names.{self.narrator.lang}]"
-            raise self.narrator.error(self.key, f"uses {{N[{name}]}}, missing from {where}")
-        return name
 
 
 class Narrator:
@@ -108,7 +62,7 @@ class Narrator:
                 raise self.error(key, "is missing")
             return key
         try:
-            return template.format_map(_Fields(self, key, fields))
+            return template.format_map(Fields(self, key, fields))
         except MessageError:
             raise
         except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:

@@ -189,7 +189,7 @@ def summary(result: Replay, seat: int | None = None) -> dict[str, object]:
         for seat in game.waiting():
             verbs = sorted({p.verb for p in game.prompts(seat)})
             waiting.append({"actor": names[seat], "verbs": verbs})
-    alive = [names[s] for s in game.alive_seats()]
+    alive = [names[s] for s in game.living]
     out: dict[str, object] = {
         "finished": outcome is not None,
         "winner": outcome.winner if outcome else None,

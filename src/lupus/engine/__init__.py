@@ -1,8 +1,9 @@
 """The pure core: no I/O, no clock, no global random state."""
 
 from lupus.engine.errors import IllegalAction, LupusError, RulebookError, SetupError
-from lupus.engine.game import Game, Step
+from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Death, Event, Outcome, Prompt
+from lupus.engine.step import Step
 from lupus.engine.views import View, view_of
 
 __all__ = [

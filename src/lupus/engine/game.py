@@ -13,16 +13,11 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, Final, Generic, final
-
-from mypy_extensions import mypyc_attr
-from typing_extensions import TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 from lupus.engine import draw
-from lupus.engine.errors import IllegalAction, RulebookError, SetupError
+from lupus.engine.errors import IllegalAction, RulebookError
 from lupus.engine.model import (
     LEADER,
     Action,
@@ -31,81 +26,17 @@ from lupus.engine.model import (
     Event,
     Outcome,
     Prompt,
-    bounded,
-    exact_args,
     malformed_action,
     well_formed,
 )
+from lupus.engine.options import resolved
+from lupus.engine.step import Step
+from lupus.engine.untrusted import bounded, exact_args
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
-from lupus.rulebooks.facts import remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
-
-G = TypeVar("G", bound="Game", default="Game")
 
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
-class Step(Generic[G]):
-    """One moment of the game that may wait for decisions.
-
-    Subclasses are small: ``begin`` announces the step and decides whether it runs,
-    ``prompts`` lists what is owed, ``act`` records a validated decision, ``resolve``
-    applies the step's effects. A step never validates by hand what ``prompts`` already
-    says: the game checks every action against the prompts before ``act`` sees it.
-
-    ``G`` is the game family the step belongs to (``Step[VillageGame]``), so that its
-    hooks receive the game already typed; a bare ``Step`` is a ``Step[Game]``.
-    """
-
-    id: str = "step"
-    closed: bool = False
-
-    def begin(self, game: G) -> bool:
-        """Start the step; False skips it silently (nothing to announce, nothing owed)."""
-        return True
-
-    def prompts(self, game: G) -> list[Prompt]:
-        """Every decision that may be taken now, including changes of a given vote."""
-        return []
-
-    def prompts_for(self, game: G, actor: int) -> tuple[Prompt, ...]:
-        """One actor's prompts; steps override it when that is cheaper than filtering.
-
-        A tuple, which a view keeps as it is: a step may hand out a cached one.
-        """
-        return tuple([p for p in self.prompts(game) if p.actor == actor])
-
-    def waiting(self, game: G) -> list[int]:
-        """Actors who still owe an input before the step can resolve."""
-        return []
-
-    def first_waiting(self, game: G) -> int | None:
-        """The first of ``waiting``; steps override it when that is cheaper."""
-        waiting = self.waiting(game)
-        return waiting[0] if waiting else None
-
-    def act(self, game: G, action: Action) -> None:
-        raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
-
-    def forget_prompts(self) -> None:
-        """Drop cached prompts: the game calls it after every recorded decision."""
-
-    def complete(self, game: G) -> bool:
-        return self.closed or not self.waiting(game)
-
-    def close(self, game: G) -> None:
-        """The leader ends the step; whatever is missing counts as a pass or abstention."""
-        self.closed = True
-
-    def resolve(self, game: G) -> None:
-        """Apply the step's effects once its inputs are in."""
-
-    def refusal(self, game: G, action: Action) -> str | None:
-        """Why the rules forbid an action its prompt does not list, when the list alone
-        would not tell a player (the captain's election: not for oneself); None else."""
-        return None
 
 
 class Game:
@@ -130,6 +61,10 @@ class Game:
         self.history: list[Action] = []
         self.acted: list[int] = [0] * self.n  # accepted actions per seat (see View.state_id)
         self.deaths: list[Death] = []
+        # Who is still in the game, kept by ``leave_play`` alone: ``alive`` by seat (a
+        # test), ``living`` the seats in order (a list to offer).
+        self.alive: list[bool] = [True] * self.n
+        self.living: tuple[int, ...] = tuple(range(self.n))
         self.state_id = 0
         self.phase = "setup"
         self.number = 0
@@ -147,6 +82,12 @@ class Game:
 
     def after_resolve(self) -> None:
         """Hook run after every step: families schedule reactions and win checks here."""
+
+    def leave_play(self, seat: int) -> None:
+        """A player is out of the game: dead, or in Lupusburg left with no living
+        character (the one place ``alive`` and ``living`` change)."""
+        self.alive[seat] = False
+        self.living = tuple([s for s in self.living if s != seat])
 
     # ------------------------------------------------------------------ flow
     def start(self) -> None:
@@ -220,7 +161,17 @@ class Game:
         """Open prompts (all, or one actor's). The leader's only prompt is ``close``.
 
         ``actor`` is None (everyone), a seat (0 to n - 1) or LEADER; anything else
-        raises ValueError (a client's seat is checked, never trusted)."""
+        raises ValueError (a client's seat is checked, never trusted).
+
+        >>> from lupus import new_game
+        >>> game = new_game("werewolf", ["Ann", "Bob", "Cy", "Dee"],
+        ...                 ["werewolf", "seer", "villager", "villager"],
+        ...                 options={"lift_minimum": True}, seed=1)
+        >>> game.prompts(1)  # the Seer wakes first: she may look at any other card
+        [Prompt(actor=1, verb='inspect', choices=((0,), (2,), (3,)), unordered=False)]
+        >>> game.prompts(2)  # a villager sleeps
+        []
+        """
         if actor is None:
             if self.step is None or self.outcome is not None:
                 return []
@@ -274,6 +225,18 @@ class Game:
         this game (an int, not a bool) or LEADER, whose verb is a string and whose
         arguments a tuple of ints and strings (exact types: 2.0 and True are not 2 and
         1), listed by one of the actor's open prompts.
+
+        >>> from lupus import new_game
+        >>> game = new_game("werewolf", ["Ann", "Bob", "Cy", "Dee"],
+        ...                 ["werewolf", "seer", "villager", "villager"],
+        ...                 options={"lift_minimum": True}, seed=1)
+        >>> from lupus.engine.model import Action
+        >>> game.apply(Action(1, "inspect", (1,)))
+        Traceback (most recent call last):
+        lupus.engine.errors.IllegalAction: Bob cannot inspect Bob now (choices: Ann; Cy; Dee)
+        >>> game.apply(Action(1, "inspect", (0,)))
+        >>> game.waiting()  # the werewolves' turn
+        [0]
         """
         if type(action) is not Action or not well_formed(action, self.n):
             raise IllegalAction(malformed_action(action, self.n) or "that is not an action")
@@ -357,18 +320,25 @@ class Game:
             return self.names.index(text)
         raise IllegalAction(f"there is no player named {text!r}")
 
-    def alive_seats(self) -> list[int]:
-        """Players still in the game (with a living character, in Lupusburg)."""
-        gone = {d.player for d in self.deaths}
-        return [s for s in range(self.n) if s not in gone]
-
     def house_name(self, house: int) -> str:
         return str(house)
 
     def view(self, seat: object) -> View:
         """What ``seat`` may know now (LEADER: everything); see ``lupus.engine.views``.
 
-        ``seat`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError."""
+        ``seat`` is a seat (0 to n - 1) or LEADER; anything else raises ValueError.
+
+        >>> from lupus import new_game
+        >>> game = new_game("werewolf", ["Ann", "Bob", "Cy", "Dee"],
+        ...                 ["werewolf", "seer", "villager", "villager"],
+        ...                 options={"lift_minimum": True}, seed=1)
+        >>> from lupus.engine.model import Action
+        >>> game.apply(Action(1, "inspect", (0,)))
+        >>> [(event.kind, dict(event.data)) for event in game.view(1).events][-2:]
+        [('vision', {'player': 0, 'role': 'werewolf'}), ('wake', {'step': 'werewolves'})]
+        >>> [event.kind for event in game.view(2).events][-3:]  # a villager's: no vision
+        ['night', 'wake', 'wake']
+        """
         return view_of(self, self.check_seat(seat))
 
     def to_scenario(self) -> dict[str, object]:
@@ -423,66 +393,10 @@ class Game:
         return bool(self.options.get(key, False))
 
 
-@final
-class Resolved:
-    """A rulebook's options as given for a game: every value, and a read-only view of
-    them that the games set up with them share (their public setup shows it)."""
-
-    def __init__(self, values: dict[str, OptionValue]) -> None:
-        self.values: Final = values  # never changed: games take a copy
-        self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
-
-
 IDLE_PHASES: Final = 100
 """How many phases in a row may pass without waiting on anyone before the game gives up
 on its rulebook: every playable rulebook asks someone something at least every night
 or day, while one whose steps never wait would lay out phases forever."""
-
-
-def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    """Every option of the rulebook, with the given values checked against its spec."""
-    return dict(resolved(rulebook, given).values)
-
-
-def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
-    """``resolve_options``, kept in the rulebook's facts per set of given options."""
-    try:
-        # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
-        # accepts only one of them.
-        key = tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()]))
-        hash(key)
-    except TypeError:  # an unhashable value: it will be refused below, uncached
-        return Resolved(_resolve_options(rulebook, given))
-    seen = rulebook.facts.options_seen
-    known = seen.get(key)
-    if isinstance(known, Resolved):
-        return known
-    made = Resolved(_resolve_options(rulebook, given))
-    remember(seen, key, made)
-    return made
-
-
-def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    unknown = sorted(set(given) - set(rulebook.options))
-    if unknown:
-        known = ", ".join(sorted(rulebook.options)) or "none"
-        raise SetupError(f"unknown option {unknown[0]!r} for {rulebook.id} (options: {known})")
-    values: dict[str, OptionValue] = {}
-    for key, spec in rulebook.options.items():
-        try:
-            values[key] = spec.check(given[key], key) if key in given else spec.default
-        except ValueError as exc:
-            raise SetupError(f"option {exc}") from exc
-    return values
-
-
-def count_cards(*cards: Sequence[str]) -> dict[str, int]:
-    """How many of each card (a plain dict: ``Counter`` is interpreted code)."""
-    counts: dict[str, int] = {}
-    for group in cards:
-        for card in group:
-            counts[card] = counts.get(card, 0) + 1
-    return counts
 
 
 def listed(args: Args, choices: tuple[Args, ...]) -> bool:
@@ -501,24 +415,3 @@ def listed(args: Args, choices: tuple[Args, ...]) -> bool:
         if listed_choice == given:
             return all(type(a) is type(b) for a, b in zip(given, listed_choice, strict=True))
     return False
-
-
-def pick_one(rng: random.Random, tied: list[int]) -> int:
-    """The only one, or one drawn by the game's generator: it draws only on a real tie,
-    so a replay consumes the generator exactly as the original game did."""
-    return tied[0] if len(tied) == 1 else draw.choice(rng, tied)
-
-
-def plurality(tally: dict[int, int]) -> list[int]:
-    """The seats with the most votes (several on a tie; none when nobody got a vote)."""
-    top = 0
-    tied: list[int] = []
-    for seat, votes in tally.items():
-        if votes > top:
-            top = votes
-            tied = [seat]
-        elif votes == top and top > 0:
-            tied.append(seat)
-    if len(tied) > 1:
-        tied.sort()
-    return tied

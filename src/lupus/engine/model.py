@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import ClassVar, Final, final
 
 from lupus.engine.errors import IllegalAction
+from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
@@ -26,18 +27,6 @@ PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event
 
 Arg = int | str
 Args = tuple[Arg, ...]
-
-
-_ALONE: Final[tuple[frozenset[int], ...]] = tuple([frozenset((seat,)) for seat in range(256)])
-
-
-def alone(seat: int) -> frozenset[int]:
-    """The audience of one seat (built once: a game tells each player his own news)."""
-    return _ALONE[seat] if 0 <= seat < 256 else frozenset((seat,))
-
-
-SOLO: Final[dict[frozenset[int], int]] = {audience: seat for seat, audience in enumerate(_ALONE)}
-"""The seat of a one-seat audience (the ledger files these without iterating a set)."""
 
 
 class Value:
@@ -50,6 +39,9 @@ class Value:
 
     __slots__ = ()
     FIELDS: ClassVar[tuple[str, ...]] = ()  # in the constructor's order
+    # Slots kept beside the value but not part of it (bookkeeping): not compared, not
+    # shown. ``tests/test_values.py`` checks that FIELDS, slots and constructor agree.
+    UNCOMPARED: ClassVar[tuple[str, ...]] = ()
 
     def values(self) -> tuple[object, ...]:
         return tuple([getattr(self, name) for name in self.FIELDS])
@@ -65,15 +57,6 @@ class Value:
     def __repr__(self) -> str:
         shown = ", ".join([f"{name}={safe_repr(getattr(self, name))}" for name in self.FIELDS])
         return f"{type(self).__name__}({shown})"
-
-
-def safe_repr(value: object) -> str:
-    """``repr``, or the type's name where ``repr`` fails (an action a client built may
-    hold a number too long to print, and logging it must not crash a server)."""
-    try:
-        return repr(value)
-    except Exception:
-        return f"<{type(value).__name__}>"
 
 
 @final
@@ -147,34 +130,6 @@ class Prompt(Value):
         return self.normalize(args) in self.choices
 
 
-_ONE_INT: Final[tuple[Args, ...]] = tuple([(value,) for value in range(256)])
-
-
-def one_each(values: list[int]) -> tuple[Args, ...]:
-    """The choices of a verb that names one of ``values`` (a seat, a house).
-
-    The argument tuples ``(v,)`` are built once for the first 256 numbers and shared:
-    prompts list them by the dozen. (A list, not any sequence: compiled, the tuple is
-    then filled in one pass.)
-    """
-    return tuple(_ONE_INT[v] if 0 <= v < 256 else (v,) for v in values)
-
-
-_BARE: Final[dict[str, tuple[Prompt, ...]]] = {}
-
-
-def bare(actor: int, verb: str) -> Prompt:
-    """The prompt of a verb without arguments (pass, abstain, heal...).
-
-    Built once per verb for the first 256 seats and shared, as prompts are immutable
-    values: a game hands out dozens of these, one to each player at each vote.
-    """
-    made = _BARE.get(verb)
-    if made is None:
-        made = _BARE[verb] = tuple([Prompt(seat, verb, ((),)) for seat in range(256)])
-    return made[actor] if 0 <= actor < 256 else Prompt(actor, verb, ((),))
-
-
 def _arg_order(arg: Arg) -> tuple[int, str]:
     return (arg, "") if isinstance(arg, int) else (-1, arg)
 
@@ -190,6 +145,7 @@ class Event(Value):
     """
 
     __slots__ = ("_twins", "audience", "data", "kind", "number", "phase", "seq")
+    UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq",)  # its place in a game's ledger
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
         "audience",
@@ -234,7 +190,7 @@ class Event(Value):
             return twin
         told = audience
         if audience is not None and seat != LEADER:
-            told = alone(seat)
+            told = frozenset((seat,))
         twin = Event(self.kind, told, frozen_data(self.data), self.phase, self.number)
         twin._twins = {key: twin}
         twin.seq = self.seq
@@ -407,15 +363,6 @@ def well_formed(action: Action, seats: int) -> bool:
     return type(action.args) is tuple
 
 
-def exact_args(args: tuple[object, ...]) -> bool:
-    """Whether every argument is exactly an int or a str."""
-    for arg in args:
-        kind = type(arg)
-        if kind is not int and kind is not str:
-            return False
-    return True
-
-
 def malformed_action(action: object, seats: int) -> str | None:
     """Why ``action`` is not even an action of this game, in words a player understands
     (None: well formed). Types are exact: a prompt lists ints and strings, and
@@ -429,38 +376,3 @@ def malformed_action(action: object, seats: int) -> str | None:
     if problem is None and not (actor == LEADER or 0 <= actor < seats):
         problem = f"there is no player number {bounded(actor)}"
     return problem
-
-
-def parts_problem(actor: object, verb: object, args: object) -> str | None:
-    """Why these parts make no action, whatever the game (None: an int actor, a str
-    verb and a tuple of ints and strs)."""
-    if type(actor) is not int:
-        return f"there is no player number {bounded(actor)}"
-    if type(verb) is not str:
-        return f"{bounded(verb)} is not something a player can do"
-    if type(args) is not tuple:
-        return "an action's choices must be listed as a tuple"
-    assert isinstance(args, tuple)
-    for arg in args:
-        kind = type(arg)
-        if kind is not int and kind is not str:
-            return f"{bounded(arg)} is not a player, a card or a number this game knows"
-    return None
-
-
-def bounded(value: object) -> str:
-    """A short, safe rendering of something a client sent (for error messages): huge
-    numbers and long texts are cut, and a value whose ``repr`` fails is named by type."""
-    if type(value) is int:
-        assert isinstance(value, int)
-        if -(10**9) < value < 10**9:
-            return str(value)
-        return "a number out of range"
-    if type(value) is str and value.isprintable():
-        text = str(value)
-    else:
-        try:
-            text = repr(value)  # (a string with line breaks or controls: escaped)
-        except Exception:  # (a malicious __repr__, a number too long to print)
-            return f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."

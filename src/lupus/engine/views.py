@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
-from lupus.engine.events import plain as plain
-from lupus.engine.events import to_json
-from lupus.engine.model import LEADER, SOLO, Event, Prompt, Value
+from lupus.engine.event_json import plain as plain
+from lupus.engine.event_json import to_json
+from lupus.engine.interned import SOLO
+from lupus.engine.model import LEADER, Event, Prompt, Value
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:

@@ -59,7 +59,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
         optional=frozenset({"parts", "tie_break"}),
         discloses=CHARACTERS,
     ),
-    # ------------------------------------------------------------ phases (steps.py)
+    # ------------------------------------------------------------ phases (phases.py)
     EventSpec("night", {"number": INT, "burgomaster": SEAT}),
     EventSpec("day", {"number": INT, "burgomaster": SEAT}),
     EventSpec("dawn", {"number": INT}),

@@ -3,17 +3,49 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, cast
 
 from lupus.engine.deal import Deal, every_player
 from lupus.engine.errors import SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
+from lupus.engine.step import Step
 from lupus.lupusburg import deal as dealing
+from lupus.lupusburg.day import BetTurn, PrivilegeStep
 from lupus.lupusburg.game import HOUSE_VERBS, Layout, LupusburgGame
-from lupus.lupusburg.steps import STEPS, Dawn, PhaseStart, WinCheck, make_steps
+from lupus.lupusburg.night import ThiefStep, WerewolfStep
+from lupus.lupusburg.phases import Dawn, PassBurgomaster, PhaseStart, WinCheck
+from lupus.lupusburg.voting import SecondVoting, TokenTurn
 from lupus.rulebooks.schema import OptionValue, Rulebook
+
+
+def _betting(game: LupusburgGame) -> list[Step[LupusburgGame]]:
+    return [BetTurn((game.burgomaster + i) % game.n) for i in range(game.n)]
+
+
+def _first_voting(game: LupusburgGame) -> list[Step[LupusburgGame]]:
+    return [
+        TokenTurn((game.burgomaster + i) % game.n, r + 1)
+        for r in range(game.spec.token_rounds)
+        for i in range(game.n)
+    ]
+
+
+STEPS: dict[str, Callable[[LupusburgGame], list[Step[LupusburgGame]]]] = {
+    "thief": lambda game: [ThiefStep()],
+    "werewolf": lambda game: [WerewolfStep()],
+    "privilege": lambda game: [PrivilegeStep()],
+    "betting": _betting,
+    "first_voting": _first_voting,
+    "second_voting": lambda game: [SecondVoting(), PassBurgomaster()],
+}
+"""The steps a rulebook's night and day name, by id (a day's voting runs several)."""
+
+
+def make_steps(ids: Sequence[str], game: LupusburgGame) -> list[Step[LupusburgGame]]:
+    return [step for i in ids for step in STEPS[i](game)]
+
 
 LAYOUT: Final = Layout(PhaseStart, Dawn, make_steps, WinCheck)
 

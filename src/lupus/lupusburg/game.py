@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, cast, final
 
+from lupus.engine.counting import count_cards
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
-from lupus.engine.game import Game, Step, count_cards
-from lupus.engine.model import Action, Args, Death, Outcome, Prompt, one_each
+from lupus.engine.game import Game
+from lupus.engine.interned import one_each
+from lupus.engine.model import Action, Args, Death, Outcome, Prompt
 from lupus.engine.names import player_names
+from lupus.engine.step import Step
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -26,15 +29,15 @@ HOUSE_VERBS = frozenset({"peek", "claw", "privilege", "show", "token", "ballot"}
 @final
 class Layout:
     """The steps Lupusburg's phases are made of, handed in by the family
-    (``lupus.lupusburg.family``): the steps' module imports this one, so this one names
+    (``lupus.lupusburg.family``): the steps' modules import this one, so this one names
     none of them."""
 
     def __init__(
         self,
-        phase_start: Callable[[str, int], Step],
-        dawn: Callable[[], Step],
-        steps: Callable[[Sequence[str], LupusburgGame], list[Step]],
-        win_check: Callable[[], Step],
+        phase_start: Callable[[str, int], Step[LupusburgGame]],
+        dawn: Callable[[], Step[LupusburgGame]],
+        steps: Callable[[Sequence[str], LupusburgGame], list[Step[LupusburgGame]]],
+        win_check: Callable[[], Step[LupusburgGame]],
     ) -> None:
         self.phase_start: Final = phase_start
         self.dawn: Final = dawn
@@ -121,9 +124,6 @@ class LupusburgGame(Game):
     def living_count(self, seat: int) -> int:
         return self.alive_house[2 * seat] + self.alive_house[2 * seat + 1]
 
-    def alive_seats(self) -> list[int]:
-        return [s for s in range(self.n) if self.living_count(s)]
-
     def clockwise(self, seat: int) -> int:
         """Distance from the Burgomaster counting clockwise (he himself is 0)."""
         return (seat - self.burgomaster) % self.n
@@ -207,7 +207,7 @@ class LupusburgGame(Game):
                 line["target"] = self.names[arg]
 
     # ------------------------------------------------------------------ flow
-    def next_phase(self) -> list[Step]:
+    def next_phase(self) -> list[Step[LupusburgGame]]:
         book, layout = self.rulebook, self.layout
         if self.phase in ("setup", "day"):
             number = self.number + 1
@@ -227,6 +227,8 @@ class LupusburgGame(Game):
         self._house_choices = None
         self.dirty = True
         owner = house // 2
+        if not self.living_count(owner):
+            self.leave_play(owner)
         self.deaths.append(Death(owner, cause, self.phase, self.number, house))
         self.emit("character_dies", None, player=owner, house=house, cause=cause)
 

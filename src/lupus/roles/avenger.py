@@ -11,7 +11,8 @@ An Avenger murdered tonight still wakes and shoots: the murder takes effect at d
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt, alone
+from lupus.engine.interned import alone
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -23,27 +24,27 @@ class AvengerStep(Ballot):
     id = "avenger"
     wake: str | None = "avenger"
 
-    def begin(self, g: VillageGame) -> bool:
-        if not g.murdered("night", g.number - 1):
+    def begin(self, game: VillageGame) -> bool:
+        if not game.murdered("night", game.number - 1):
             return False
-        return super().begin(g)
+        return super().begin(game)
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("avenger")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("avenger")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "shoot", seats([s for s in g.standing() if s != actor])),)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "shoot", seats([s for s in game.standing() if s != actor])),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         for avenger in self.voters:
             target = self.picked(avenger, "shoot")
             if target is None:
                 continue
-            g.emit("shot", alone(avenger), player=avenger, target=target)
-            if g.survives(target, CAUSE):
-                g.emit("unharmed", [], player=target, role=g.roles[target], cause=CAUSE)
+            game.emit("shot", alone(avenger), player=avenger, target=target)
+            if game.survives(target, CAUSE):
+                game.emit("unharmed", [], player=target, role=game.roles[target], cause=CAUSE)
                 continue
-            g.kill(target, CAUSE)
+            game.kill(target, CAUSE)
 
 
 ROLE = Role(
@@ -51,4 +52,9 @@ ROLE = Role(
     card="avenger",
     steps={"avenger": AvengerStep},
     verbs=(Verb("shoot", "avenger", ("avenger",), "night", targets="standing"),),
+    messages={
+        "wake.avenger": "The {N[avenger]} wakes up and must shoot someone.",
+        "unharmed": "{player} survives the shot: {role}.",
+        "step.avenger": "the {N[avenger]} (only after a murder)",
+    },
 )

@@ -11,9 +11,10 @@ captain any more, and day-vote ties go to a second round.
 
 from __future__ import annotations
 
+from lupus.engine.counting import plurality
 from lupus.engine.draw import choice
-from lupus.engine.game import plurality
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.interned import bare
+from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import ANYONE, Role, Verb
 from lupus.village.steps import Ballot, seats, tally
@@ -27,53 +28,53 @@ class ElectionStep(Ballot):
         self.candidates = candidates
         self.round = 1 if candidates is None else 2
 
-    def begin(self, g: VillageGame) -> bool:
-        if not g.option_on("captain") or g.captain is not None or g.number != 1:
+    def begin(self, game: VillageGame) -> bool:
+        if not game.option_on("captain") or game.captain is not None or game.number != 1:
             return False
         if self.candidates is None:
-            self.candidates = tuple(g.living())
-        g.emit("election", None, round=self.round, candidates=list(self.candidates))
-        self.voters = tuple(g.living())
+            self.candidates = game.living
+        game.emit("election", None, round=self.round, candidates=list(self.candidates))
+        self.voters = game.living
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         assert self.candidates is not None
-        own = g.facts.captain_self_vote
-        live = [c for c in self.candidates if g.alive[c] and (own or c != actor)]
+        own = game.facts.captain_self_vote
+        live = [c for c in self.candidates if game.alive[c] and (own or c != actor)]
         if not live:  # the only candidate left is himself
             return (bare(actor, "abstain"),)
         return (Prompt(actor, "elect", seats(live)), bare(actor, "abstain"))
 
-    def refusal(self, g: VillageGame, action: Action) -> str | None:
+    def refusal(self, game: VillageGame, action: Action) -> str | None:
         me = action.actor
         if (
             action.verb == "elect"
             and action.args == (me,)
-            and not g.facts.captain_self_vote
+            and not game.facts.captain_self_vote
             and me in (self.candidates or ())
         ):
-            who = g.names[me]
-            title = g.rulebook.name("captain")
+            who = game.names[me]
+            title = game.rulebook.name("captain")
             return f"{who} cannot elect {who}: the {title} is elected by the other players' votes"
         return None
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
+    def recorded(self, game: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None
-        g.emit("ballot", None, player=action.actor, target=target, vote="elect")
+        game.emit("ballot", None, player=action.actor, target=target, vote="elect")
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         assert self.candidates is not None
         votes = tally([self.picked(v, "elect") for v in self.voters])
         # Nobody voted: a tie among every candidate.
-        tied = plurality(votes) if votes else [c for c in self.candidates if g.alive[c]]
+        tied = plurality(votes) if votes else [c for c in self.candidates if game.alive[c]]
         if len(tied) == 1:
-            appoint(g, tied[0], "elected")
+            appoint(game, tied[0], "elected")
         elif self.round == 1:
-            g.emit("tie", None, players=tied, vote="election")
-            g.push_front(ElectionStep(tuple(tied)))
+            game.emit("tie", None, players=tied, vote="election")
+            game.push_front(ElectionStep(tuple(tied)))
         else:
-            g.emit("tie", None, players=tied, vote="election")
-            appoint(g, choice(g.rng, tied), "drawn")
+            game.emit("tie", None, players=tied, vote="election")
+            appoint(game, choice(game.rng, tied), "drawn")
 
 
 class SuccessionStep(Ballot):
@@ -85,33 +86,33 @@ class SuccessionStep(Ballot):
         super().__init__()
         self.captain = captain
 
-    def begin(self, g: VillageGame) -> bool:
-        if not g.living() or g.captain is not None:
+    def begin(self, game: VillageGame) -> bool:
+        if not game.living or game.captain is not None:
             return False
-        g.emit("succession", None, player=self.captain)
+        game.emit("succession", None, player=self.captain)
         self.voters = (self.captain,)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "appoint", seats(g.living())),)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "appoint", seats(game.living)),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         chosen = self.picked(self.captain, "appoint")
-        if chosen is not None and g.alive[chosen]:
-            appoint(g, chosen, "appointed")
+        if chosen is not None and game.alive[chosen]:
+            appoint(game, chosen, "appointed")
         else:
-            g.emit("no_successor", None, player=self.captain)
+            game.emit("no_successor", None, player=self.captain)
 
 
-def appoint(g: VillageGame, seat: int, how: str) -> None:
-    g.captain = seat
-    g.emit("captain", None, player=seat, how=how)
+def appoint(game: VillageGame, seat: int, how: str) -> None:
+    game.captain = seat
+    game.emit("captain", None, player=seat, how=how)
 
 
-def on_death(g: VillageGame, seat: int, cause: str) -> None:
-    if g.captain == seat:
-        g.captain = None
-        g.successions.append(SuccessionStep(seat))
+def on_death(game: VillageGame, seat: int, cause: str) -> None:
+    if game.captain == seat:
+        game.captain = None
+        game.successions.append(SuccessionStep(seat))
 
 
 ROLE = Role(
@@ -124,4 +125,17 @@ ROLE = Role(
         Verb("abstain", "election", (ANYONE,), "day", first_only=True, targets="none"),
         Verb("appoint", "succession", (), "any"),
     ),
+    messages={
+        "election": "Election of the {N[captain]}: round {round}, candidates {players}.",
+        "ballot.elect": "{player} votes for {target} as {N[captain]}.",
+        "ballot.elect.none": "{player} abstains.",
+        "captain.elected": "{player} is elected {N[captain]}.",
+        "captain.appointed": "{player} is the new {N[captain]}.",
+        "captain.drawn": "{player} becomes {N[captain]} by lot.",
+        "succession": "{player}, the dying {N[captain]}, names a successor.",
+        "no_successor": "{player} names no successor: there is no {N[captain]} any more.",
+        "menu.elect": "Vote for {target} as {N[captain]}",
+        "menu.appoint": "Name {target} the new {N[captain]}",
+        "step.election": "election of the {N[captain]} (first day, option captain)",
+    },
 )

@@ -26,21 +26,31 @@ class CoupleStep(VillageStep):
 
     id = "couple"
 
-    def begin(self, g: VillageGame) -> bool:
-        if not g.in_deck(ROLE_ID):
+    def begin(self, game: VillageGame) -> bool:
+        if not game.in_deck(ROLE_ID):
             return False
-        g.emit("wake", None, step=self.id)
-        pair = g.holders(ROLE_ID, living=False)
-        if g.number == 1 and len(pair) == 2:
-            g.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE_ID))
+        game.emit("wake", None, step=self.id)
+        pair = game.holders(ROLE_ID, living=False)
+        if game.number == 1 and len(pair) == 2:
+            game.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE_ID))
         return True
 
-    def resolve(self, g: VillageGame) -> None:
-        pair = g.holders(ROLE_ID, living=False)
-        living = [s for s in pair if g.alive[s]]
+    def resolve(self, game: VillageGame) -> None:
+        pair = game.holders(ROLE_ID, living=False)
+        living = [s for s in pair if game.alive[s]]
         if len(pair) == 2 and len(living) == 1:
-            g.kill(living[0], "heartbreak")
-            g.announce("couple_revealed", players=pair, roles=dict.fromkeys(pair, ROLE_ID))
+            game.kill(living[0], "heartbreak")
+            game.announce("couple_revealed", players=pair, roles=dict.fromkeys(pair, ROLE_ID))
 
 
-ROLE = Role("couple", card=ROLE_ID, steps={"couple": CoupleStep})
+ROLE = Role(
+    "couple",
+    card=ROLE_ID,
+    steps={"couple": CoupleStep},
+    messages={
+        "wake.couple": "The {N[couple]} wake up and look at each other.",
+        "couple": "{players} are the {N[couple]} and recognise each other.",
+        "couple_revealed": "{players} were a couple.",
+        "step.couple": "the {N[couple]}",
+    },
+)

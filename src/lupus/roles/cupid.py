@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from lupus.engine.model import Prompt, alone
+from lupus.engine.interned import alone
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, VillageStep
@@ -19,24 +20,24 @@ class CupidStep(Ballot):
     id = "cupid"
     wake: str | None = "cupid"
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("cupid")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("cupid")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         # A pair is listed the way the prompt normalizes what a player gives (any order).
         shape = Prompt(actor, "link", (), unordered=True)
-        pairs = tuple(shape.normalize(pair) for pair in combinations(g.living(), 2))
+        pairs = tuple(shape.normalize(pair) for pair in combinations(game.living, 2))
         return (Prompt(actor, "link", pairs, unordered=True),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         for cupid in self.voters:
             action = self.choice.get(cupid)
             if action is None:
                 continue
             a, b = action.args
             assert isinstance(a, int) and isinstance(b, int)
-            g.lovers = (a, b)
-            g.emit("linked", alone(cupid), players=[a, b])
+            game.lovers = (a, b)
+            game.emit("linked", alone(cupid), players=[a, b])
 
 
 class LoversStep(VillageStep):
@@ -44,24 +45,26 @@ class LoversStep(VillageStep):
 
     id = "lovers"
 
-    def begin(self, g: VillageGame) -> bool:
-        if not g.in_deck("cupid"):
+    def begin(self, game: VillageGame) -> bool:
+        if not game.in_deck("cupid"):
             return False
-        g.emit("wake", None, step=self.id)
-        if g.lovers is not None:
-            show_role = g.rulebook.mechanics.lovers_know_partner_role
-            for me, other in (g.lovers, g.lovers[::-1]):
+        game.emit("wake", None, step=self.id)
+        if game.lovers is not None:
+            show_role = game.rulebook.mechanics.lovers_know_partner_role
+            for me, other in (game.lovers, game.lovers[::-1]):
                 if show_role:
-                    g.emit("in_love", alone(me), partner=other, player=other, role=g.roles[other])
+                    game.emit(
+                        "in_love", alone(me), partner=other, player=other, role=game.roles[other]
+                    )
                 else:
-                    g.emit("in_love", alone(me), partner=other)
+                    game.emit("in_love", alone(me), partner=other)
         return False
 
 
-def heartbreak(g: VillageGame, seat: int, cause: str) -> None:
-    partner = g.partner(seat)
-    if partner is not None and g.alive[partner]:
-        g.kill(partner, "heartbreak")
+def heartbreak(game: VillageGame, seat: int, cause: str) -> None:
+    partner = game.partner(seat)
+    if partner is not None and game.alive[partner]:
+        game.kill(partner, "heartbreak")
 
 
 ROLE = Role(
@@ -71,4 +74,14 @@ ROLE = Role(
     on_death=heartbreak,
     death_order=0,  # the partner dies at once, before anything the death sets off
     verbs=(Verb("link", "cupid", ("cupid",), "night", first_only=True),),
+    messages={
+        "wake.cupid": "{N[cupid]} wakes up and picks the two Lovers.",
+        "wake.lovers": "The Lovers wake up and recognise each other.",
+        "linked": "{players} will be the Lovers.",
+        "in_love": "{viewer} is in love with {partner}.",
+        "in_love.role": "{viewer} is in love with {partner} (card: {role}).",
+        "menu.link": "Make {targets} the Lovers",
+        "step.cupid": "{N[cupid]}",
+        "step.lovers": "the Lovers",
+    },
 )

@@ -8,8 +8,9 @@ be changed until the step resolves.
 
 from __future__ import annotations
 
-from lupus.engine.game import plurality
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.counting import plurality
+from lupus.engine.interned import bare
+from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import ANYONE, Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -23,51 +24,51 @@ class VoteStep(Ballot):
         self.candidates = candidates
         self.round = 1 if candidates is None else 2
 
-    def begin(self, g: VillageGame) -> bool:
-        self.voters = g.living_seats
+    def begin(self, game: VillageGame) -> bool:
+        self.voters = game.living
         pool = self.candidates if self.candidates is not None else self.voters
-        self.pool = [c for c in pool if g.alive[c]]
+        self.pool = [c for c in pool if game.alive[c]]
         self.targets = seats(self.pool)  # the choices of everyone not in love with one
-        g.emit("vote_opens", None, round=self.round, candidates=self.pool)
+        game.emit("vote_opens", None, round=self.round, candidates=self.pool)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        partner = g.partner(actor)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        partner = game.partner(actor)
         targets = self.targets
         if partner is not None and partner in self.pool:
             targets = seats([c for c in self.pool if c != partner])
         return (Prompt(actor, "vote", targets), bare(actor, "abstain"))
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
+    def recorded(self, game: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None
-        g.emit("ballot", None, player=action.actor, target=target, vote="vote")
+        game.emit("ballot", None, player=action.actor, target=target, vote="vote")
 
-    def resolve(self, g: VillageGame) -> None:
-        counts = [0] * g.n
-        captain = g.captain
+    def resolve(self, game: VillageGame) -> None:
+        counts = [0] * game.n
+        captain = game.captain
         for voter, action in self.choice.items():
             if action.verb == "vote":
                 target = action.args[0]
                 assert isinstance(target, int)
                 counts[target] += 2 if captain is not None and voter == captain else 1
         tally = {seat: votes for seat, votes in enumerate(counts) if votes}  # in seat order
-        g.emit("tally", None, votes=tally)
+        game.emit("tally", None, votes=tally)
         if not tally:
-            g.emit("no_elimination", None, reason="no_votes")
+            game.emit("no_elimination", None, reason="no_votes")
             return
         tied = plurality(tally)
         if len(tied) == 1:
-            g.kill(tied[0], "vote")
+            game.kill(tied[0], "vote")
             return
-        g.emit("tie", None, players=tied, vote="vote")
+        game.emit("tie", None, players=tied, vote="vote")
         if self.round == 2:
-            g.emit("no_elimination", None, reason="second_tie")
+            game.emit("no_elimination", None, reason="second_tie")
             return
-        captain = g.captain
-        if captain is not None and g.alive[captain]:
-            g.push_front(DecideStep(tied))
+        captain = game.captain
+        if captain is not None and game.alive[captain]:
+            game.push_front(DecideStep(tied))
         else:
-            g.push_front(VoteStep(tuple(tied)))
+            game.push_front(VoteStep(tuple(tied)))
 
 
 class DecideStep(Ballot):
@@ -79,24 +80,24 @@ class DecideStep(Ballot):
         super().__init__()
         self.tied = tied
 
-    def begin(self, g: VillageGame) -> bool:
-        captain = g.captain
-        if captain is None or not g.alive[captain]:
+    def begin(self, game: VillageGame) -> bool:
+        captain = game.captain
+        if captain is None or not game.alive[captain]:
             return False
         self.voters = (captain,)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        partner = g.partner(actor)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        partner = game.partner(actor)
         return (Prompt(actor, "decide", seats([t for t in self.tied if t != partner])),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         chosen = self.picked(self.voters[0], "decide")
         if chosen is None:
-            g.push_front(VoteStep(tuple(self.tied)))
+            game.push_front(VoteStep(tuple(self.tied)))
             return
-        g.emit("decided", None, player=self.voters[0], target=chosen)
-        g.kill(chosen, "vote")
+        game.emit("decided", None, player=self.voters[0], target=chosen)
+        game.kill(chosen, "vote")
 
 
 ROLE = Role(
@@ -107,4 +108,10 @@ ROLE = Role(
         Verb("abstain", "vote", (ANYONE,), "day", targets="none"),
         Verb("decide", "decide", (ANYONE,), "day"),
     ),
+    messages={
+        "ballot.vote.none": "{player} abstains.",
+        "decided": "The {N[captain]}, {player}, decides: {target} is eliminated.",
+        "menu.decide": "Eliminate {target}",
+        "step.vote": "the village's vote",
+    },
 )

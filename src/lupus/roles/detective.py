@@ -8,7 +8,8 @@ takes effect at dawn.
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt, alone
+from lupus.engine.interned import alone
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -18,17 +19,17 @@ class DetectiveStep(Ballot):
     id = "detective"
     wake: str | None = "detective"
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("detective")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("detective")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "inspect", seats([s for s in g.standing() if s != actor])),)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "inspect", seats([s for s in game.standing() if s != actor])),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         for detective in self.voters:
             target = self.picked(detective, "inspect")
             if target is not None:
-                g.emit("inspection", alone(detective), player=target, side=g.side(target))
+                game.emit("inspection", alone(detective), player=target, side=game.side(target))
 
 
 ROLE = Role(
@@ -36,4 +37,9 @@ ROLE = Role(
     card="detective",
     steps={"detective": DetectiveStep},
     verbs=(Verb("inspect", "detective", ("detective",), "night", targets="standing"),),
+    messages={
+        "wake.detective": "The {N[detective]} wakes up and investigates a player.",
+        "inspection": "{viewer} investigates {player}, who sides with {side}.",
+        "step.detective": "the {N[detective]}",
+    },
 )

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lupus.engine.model import Action, Prompt, Value, alone
+from lupus.engine.interned import alone
+from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
 from lupus.village.night import NightRecord
 from lupus.village.plugin import Role, Verb
@@ -28,6 +29,7 @@ class LastProtection(Value):
 
     __slots__ = ("night", "target")
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "forbidden")
+    UNCOMPARED: ClassVar[tuple[str, ...]] = ("night",)  # read through ``forbidden``
 
     def __init__(self) -> None:
         self.target: int | None = None
@@ -45,8 +47,8 @@ class LastProtection(Value):
         return self.target
 
 
-def last_protection(g: VillageGame) -> LastProtection:
-    kept = g.memory("doctor")
+def last_protection(game: VillageGame) -> LastProtection:
+    kept = game.memory("doctor")
     assert isinstance(kept, LastProtection)
     return kept
 
@@ -55,23 +57,23 @@ class DoctorStep(Ballot):
     id = "doctor"
     wake: str | None = "doctor"
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("doctor")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("doctor")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        banned = last_protection(g).banned()
-        return (Prompt(actor, "protect", seats([s for s in g.standing() if s != banned])),)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        banned = last_protection(game).banned()
+        return (Prompt(actor, "protect", seats([s for s in game.standing() if s != banned])),)
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
-        g.emit("protection", alone(action.actor), target=action.args[0])
+    def recorded(self, game: VillageGame, action: Action) -> None:
+        game.emit("protection", alone(action.actor), target=action.args[0])
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         protected = next(
             (t for t in (self.picked(d, "protect") for d in self.voters) if t is not None), None
         )
-        g.night.protected = protected
-        last = last_protection(g)
-        last.target, last.night = protected, g.night  # (dawn tells whether it saved him)
+        game.night.protected = protected
+        last = last_protection(game)
+        last.target, last.night = protected, game.night  # (dawn tells whether it saved him)
 
 
 ROLE = Role(
@@ -80,4 +82,11 @@ ROLE = Role(
     steps={"doctor": DoctorStep},
     memory=LastProtection,
     verbs=(Verb("protect", "doctor", ("doctor",), "night", targets="standing"),),
+    messages={
+        "wake.doctor": "The {N[doctor]} wakes up and protects a player.",
+        "protection": "The {N[doctor]} protects {target}.",
+        "protection.self": "The {N[doctor]} protects themselves.",
+        "menu.protect": "Protect {target}",
+        "step.doctor": "the {N[doctor]}",
+    },
 )

@@ -7,7 +7,8 @@ check, so it can still turn the game.
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt, bare
+from lupus.engine.interned import bare
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -20,27 +21,27 @@ class ShootStep(Ballot):
         super().__init__()
         self.hunter = hunter
 
-    def who(self, g: VillageGame) -> list[int]:
-        return [self.hunter] if g.living() else []
+    def who(self, game: VillageGame) -> list[int]:
+        return [self.hunter] if game.living else []
 
-    def started(self, g: VillageGame) -> None:
-        g.emit("hunter_aims", None, player=self.hunter)
+    def started(self, game: VillageGame) -> None:
+        game.emit("hunter_aims", None, player=self.hunter)
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "shoot", seats(g.living())), bare(actor, "pass"))
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "shoot", seats(game.living)), bare(actor, "pass"))
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         target = self.picked(self.hunter, "shoot")
         if target is None:
-            g.emit("hunter_spares", None, player=self.hunter)
+            game.emit("hunter_spares", None, player=self.hunter)
             return
-        g.emit("shot", None, player=self.hunter, target=target)
-        g.kill(target, "shot")
+        game.emit("shot", None, player=self.hunter, target=target)
+        game.kill(target, "shot")
 
 
-def on_death(g: VillageGame, seat: int, cause: str) -> None:
-    if g.roles[seat] == "hunter" and cause in g.facts.hunter_triggers:
-        g.shots.append(ShootStep(seat))
+def on_death(game: VillageGame, seat: int, cause: str) -> None:
+    if game.roles[seat] == "hunter" and cause in game.facts.hunter_triggers:
+        game.shots.append(ShootStep(seat))
 
 
 ROLE = Role(
@@ -52,4 +53,8 @@ ROLE = Role(
         Verb("shoot", "hunter", (), "any"),
         Verb("pass", "hunter", (), "any", targets="none"),
     ),
+    messages={
+        "hunter_aims": "{player}, the {N[hunter]}, takes aim with their last breath.",
+        "hunter_spares": "{player} lowers their gun.",
+    },
 )

@@ -18,7 +18,8 @@ tie broken) tells it anything about her.
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt, alone, bare
+from lupus.engine.interned import alone, bare
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot
@@ -32,45 +33,45 @@ class LittleGirlStep(Ballot):
     id = "little_girl"
     wake: str | None = ROLE_ID
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders(ROLE_ID)
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders(ROLE_ID)
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return (bare(actor, "spy"), bare(actor, "pass"))
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         # A leader's close counts as a pass.
-        g.night.spying = [s for s in self.voters if self.picked_verb(s) == "spy"]
+        game.night.spying = [s for s in self.voters if self.picked_verb(s) == "spy"]
 
     def picked_verb(self, actor: int) -> str | None:
         action = self.choice.get(actor)
         return None if action is None else action.verb
 
 
-def watch(g: VillageGame, awake: list[int], victim: int | None) -> int | None:
+def watch(game: VillageGame, awake: list[int], victim: int | None) -> int | None:
     """The pack has chosen: each girl who decided to peep sees it and may be caught.
     Returns the night's victim (a girl caught, else the pack's)."""
-    if not g.in_deck(ROLE_ID):
+    if not game.in_deck(ROLE_ID):
         return victim
-    roll = g.rng.random() if awake else 1.0  # (drawn whatever she did: see above)
-    for girl in g.night.spying:
-        if g.alive[girl]:
-            victim = peep(g, girl, awake, victim, roll)
+    roll = game.rng.random() if awake else 1.0  # (drawn whatever she did: see above)
+    for girl in game.night.spying:
+        if game.alive[girl]:
+            victim = peep(game, girl, awake, victim, roll)
     return victim
 
 
 def peep(
-    g: VillageGame, girl: int, awake: list[int], victim: int | None, roll: float
+    game: VillageGame, girl: int, awake: list[int], victim: int | None, roll: float
 ) -> int | None:
     """Show her what she sees; return the night's victim (herself if caught)."""
     if not awake:
-        g.emit("spied_nothing", alone(girl))
+        game.emit("spied_nothing", alone(girl))
         return victim
-    g.emit("spied", alone(girl), roles={w: g.roles[w] for w in awake}, target=victim)
-    chance = float(g.option("little_girl_catch_chance"))
+    game.emit("spied", alone(girl), roles={w: game.roles[w] for w in awake}, target=victim)
+    chance = float(game.option("little_girl_catch_chance"))
     if roll < chance:
-        witnesses = [*[s for s in g.living() if g.is_pack(s)], girl]
-        g.emit("caught", witnesses, player=girl, role=g.roles[girl])
+        witnesses = [*[s for s in game.living if game.is_pack(s)], girl]
+        game.emit("caught", witnesses, player=girl, role=game.roles[girl])
         return girl
     return victim
 
@@ -83,4 +84,14 @@ ROLE = Role(
         Verb("spy", "little_girl", (ROLE_ID,), "night", targets="none"),
         Verb("pass", "little_girl", (ROLE_ID,), "night", targets="none"),
     ),
+    messages={
+        "wake.little_girl": (
+            "The {N[little-girl]} decides whether she will peep at {N[pack]} while they choose."
+        ),
+        "spied": "Peeping, {viewer} sees {roles} choose {target}.",
+        "spied_nothing": "Peeping, {viewer} sees nobody awake.",
+        "caught": "{N[pack]} catch {player}, the {role}, peeping: she is their victim instead.",
+        "menu.spy": "Peep",
+        "step.little_girl": "{N[little-girl]} (decides whether to peep at {N[pack]})",
+    },
 )

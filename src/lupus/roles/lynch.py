@@ -7,7 +7,7 @@ the reference game whose random play has an exact solution (see ``lupus.sim.theo
 
 from __future__ import annotations
 
-from lupus.engine.game import pick_one, plurality
+from lupus.engine.counting import pick_one, plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import ANYONE, Role, Verb
@@ -17,27 +17,27 @@ from lupus.village.steps import Ballot, seats, tally
 class LynchStep(Ballot):
     id = "lynch"
 
-    def begin(self, g: VillageGame) -> bool:
-        self.voters = tuple(g.living())
-        g.emit("vote_opens", None, round=1, candidates=list(self.voters))
+    def begin(self, game: VillageGame) -> bool:
+        self.voters = game.living
+        game.emit("vote_opens", None, round=1, candidates=list(self.voters))
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return (Prompt(actor, "vote", seats([s for s in self.voters if s != actor])),)
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
-        g.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")
+    def recorded(self, game: VillageGame, action: Action) -> None:
+        game.emit("ballot", None, player=action.actor, target=action.args[0], vote="vote")
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         votes = tally([self.picked(v, "vote") for v in self.voters])
-        g.emit("tally", None, votes=dict(sorted(votes.items())))
+        game.emit("tally", None, votes=dict(sorted(votes.items())))
         if not votes:
-            g.emit("no_elimination", None, reason="no_votes")
+            game.emit("no_elimination", None, reason="no_votes")
             return
         tied = plurality(votes)
         if len(tied) > 1:
-            g.emit("tie", None, players=tied, vote="vote")
-        g.kill(pick_one(g.rng, tied), "vote")
+            game.emit("tie", None, players=tied, vote="vote")
+        game.kill(pick_one(game.rng, tied), "vote")
 
 
 ROLE = Role(

@@ -14,7 +14,8 @@
 
 from __future__ import annotations
 
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.interned import bare
+from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import ANYONE, Role, Verb
 from lupus.village.steps import Ballot, VillageStep, seats, tally
@@ -28,55 +29,55 @@ class NominationsStep(VillageStep):
         # Each player's nominate prompt, built once: nobody dies during the discussion.
         self._nominate: dict[int, tuple[Prompt, ...]] = {}
 
-    def begin(self, g: VillageGame) -> bool:
-        g.nominees = []
-        g.emit("nominations_open", None)
+    def begin(self, game: VillageGame) -> bool:
+        game.nominees = []
+        game.emit("nominations_open", None)
         return True
 
-    def prompts(self, g: VillageGame) -> list[Prompt]:
-        return [p for s in g.living_seats for p in self.prompts_for(g, s)]
+    def prompts(self, game: VillageGame) -> list[Prompt]:
+        return [p for s in game.living for p in self.prompts_for(game, s)]
 
-    def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        if not g.alive[actor]:
+    def prompts_for(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        if not game.alive[actor]:
             return ()
         if actor in self.nominations:
             return (bare(actor, "withdraw"),)
         offer = self._nominate.get(actor)
         if offer is None:
-            others = seats([s for s in g.living_seats if s != actor])
+            others = seats([s for s in game.living if s != actor])
             offer = self._nominate[actor] = (Prompt(actor, "nominate", others),)
         return offer
 
-    def waiting(self, g: VillageGame) -> list[int]:
-        return [s for s in g.living_seats if s not in self.nominations]
+    def waiting(self, game: VillageGame) -> list[int]:
+        return [s for s in game.living if s not in self.nominations]
 
-    def first_waiting(self, g: VillageGame) -> int | None:
-        for seat in g.living_seats:
+    def first_waiting(self, game: VillageGame) -> int | None:
+        for seat in game.living:
             if seat not in self.nominations:
                 return seat
         return None
 
-    def complete(self, g: VillageGame) -> bool:
+    def complete(self, game: VillageGame) -> bool:
         return self.closed  # only the leader ends the discussion
 
-    def act(self, g: VillageGame, action: Action) -> None:
+    def act(self, game: VillageGame, action: Action) -> None:
         actor = action.actor
         if action.verb == "withdraw":
             withdrawn = self.nominations.pop(actor)
-            g.emit("withdrawal", None, player=actor, target=withdrawn)
+            game.emit("withdrawal", None, player=actor, target=withdrawn)
             return
         nominee = action.args[0]
         assert isinstance(nominee, int)
         self.nominations[actor] = nominee
-        g.emit("nomination", None, player=actor, target=nominee)
+        game.emit("nomination", None, player=actor, target=nominee)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         nominees = list(dict.fromkeys(self.nominations.values()))
-        g.nominees = nominees
+        game.nominees = nominees
         if nominees:
-            g.emit("nominees", None, players=nominees)
+            game.emit("nominees", None, players=nominees)
         else:
-            g.emit("no_nominations", None)
+            game.emit("no_nominations", None)
 
 
 class DefenceStep(VillageStep):
@@ -84,40 +85,40 @@ class DefenceStep(VillageStep):
 
     id = "defence"
 
-    def begin(self, g: VillageGame) -> bool:
-        for nominee in g.nominees:
-            if g.alive[nominee]:
-                g.emit("defence", None, player=nominee)
+    def begin(self, game: VillageGame) -> bool:
+        for nominee in game.nominees:
+            if game.alive[nominee]:
+                game.emit("defence", None, player=nominee)
         return False
 
 
 class BanishmentStep(Ballot):
     id = "banishment"
 
-    def begin(self, g: VillageGame) -> bool:
-        self.pool = [s for s in g.nominees if g.alive[s]]
+    def begin(self, game: VillageGame) -> bool:
+        self.pool = [s for s in game.nominees if game.alive[s]]
         if not self.pool:
             return False
-        self.voters = tuple(g.living())
+        self.voters = game.living
         self.needed = len(self.voters) // 2 + 1
         self.targets = seats(self.pool)
-        g.emit("banishment_opens", None, candidates=self.pool, needed=self.needed)
+        game.emit("banishment_opens", None, candidates=self.pool, needed=self.needed)
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return (Prompt(actor, "vote", self.targets), bare(actor, "abstain"))
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         targets = [self.picked(voter, "vote") for voter in self.voters]
         for voter, target in zip(self.voters, targets, strict=True):
-            g.emit("ballot", None, player=voter, target=target, vote="banish")
+            game.emit("ballot", None, player=voter, target=target, vote="banish")
         votes = tally(targets)  # nominee -> votes, in the order first voted for
-        g.emit("tally", None, votes=dict(sorted(votes.items())))
+        game.emit("tally", None, votes=dict(sorted(votes.items())))
         banished = [s for s, n in votes.items() if n >= self.needed]
         if banished:
-            g.kill(banished[0], "vote")
+            game.kill(banished[0], "vote")
         else:
-            g.emit("no_elimination", None, reason="no_majority")
+            game.emit("no_elimination", None, reason="no_majority")
 
 
 ROLE = Role(
@@ -129,4 +130,22 @@ ROLE = Role(
         Verb("vote", "banishment", (ANYONE,), "day"),
         Verb("abstain", "banishment", (ANYONE,), "day", targets="none"),
     ),
+    messages={
+        "nominations_open": "Discussion: each player may nominate one other player for banishment.",
+        "nomination": "{player} nominates {target}.",
+        "withdrawal": "{player} withdraws the nomination of {target}.",
+        "nominees": "The discussion is closed. Nominated: {players}.",
+        "no_nominations": "The discussion is closed. Nobody is nominated: no vote today.",
+        "defence": "{player} makes a last defence.",
+        "banishment_opens": (
+            "The vote, one vote each: for {one_of}, or abstain. It takes {needed} votes to banish."
+        ),
+        "ballot.banish": "{player} votes to banish {target}.",
+        "ballot.banish.none": "{player} abstains.",
+        "menu.nominate": "Nominate {target}",
+        "menu.withdraw": "Withdraw your nomination",
+        "step.nominations": "discussion and nominations",
+        "step.defence": "the nominees' last defence",
+        "step.banishment": "the banishment vote (more than half of the living)",
+    },
 )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from lupus.engine.model import Prompt, alone
+from lupus.engine.interned import alone
+from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -12,17 +13,17 @@ class SeerStep(Ballot):
     id = "seer"
     wake: str | None = "seer"
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("seer")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("seer")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        return (Prompt(actor, "inspect", seats([s for s in g.living() if s != actor])),)
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        return (Prompt(actor, "inspect", seats([s for s in game.living if s != actor])),)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         for seer in self.voters:
             target = self.picked(seer, "inspect")
             if target is not None:
-                g.emit("vision", alone(seer), player=target, role=g.roles[target])
+                game.emit("vision", alone(seer), player=target, role=game.roles[target])
 
 
 ROLE = Role(
@@ -31,4 +32,9 @@ ROLE = Role(
     steps={"seer": SeerStep},
     verbs=(Verb("inspect", "seer", ("seer",), "night"),),
     learns=("inspect",),
+    messages={
+        "wake.seer": "The {N[seer]} wakes up and looks at a player's card.",
+        "vision": "{viewer} looks at the card of {player}: {role}.",
+        "step.seer": "{N[seer]}",
+    },
 )

@@ -6,7 +6,8 @@ the middle; the card he takes is his role for the rest of the game.
 
 from __future__ import annotations
 
-from lupus.engine.model import Action, Prompt, alone, bare
+from lupus.engine.interned import alone, bare
+from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot
@@ -16,34 +17,34 @@ class ThiefStep(Ballot):
     id = "thief"
     wake: str | None = "thief"
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("thief")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("thief")
 
-    def forced(self, g: VillageGame) -> bool:
-        return all(card in g.pack_roles for card in g.extra_cards)
+    def forced(self, game: VillageGame) -> bool:
+        return all(card in game.pack_roles for card in game.extra_cards)
 
-    def started(self, g: VillageGame) -> None:
+    def started(self, game: VillageGame) -> None:
         for thief in self.voters:
-            g.emit("extra_cards", alone(thief), cards=list(g.extra_cards))
+            game.emit("extra_cards", alone(thief), cards=list(game.extra_cards))
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
-        cards = tuple((c,) for c in sorted(set(g.extra_cards)))
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
+        cards = tuple((c,) for c in sorted(set(game.extra_cards)))
         found = [Prompt(actor, "take", cards)]
-        if not self.forced(g):
+        if not self.forced(game):
             found.append(bare(actor, "keep"))
         return tuple(found)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         for thief in self.voters:
             action = self.choice.get(thief)
-            if action is None and self.forced(g):
-                action = Action(thief, "take", (g.extra_cards[0],))
+            if action is None and self.forced(game):
+                action = Action(thief, "take", (game.extra_cards[0],))
             if action is None or action.verb != "take":
                 continue
             card = str(action.args[0])
-            g.extra_cards[g.extra_cards.index(card)] = g.roles[thief]
-            g.give_role(thief, card)
-            g.emit("role_taken", alone(thief), player=thief, role=card)
+            game.extra_cards[game.extra_cards.index(card)] = game.roles[thief]
+            game.give_role(thief, card)
+            game.emit("role_taken", alone(thief), player=thief, role=card)
 
 
 ROLE = Role(
@@ -54,4 +55,12 @@ ROLE = Role(
         Verb("take", "thief", ("thief",), "night", first_only=True, targets="cards"),
         Verb("keep", "thief", ("thief",), "night", first_only=True, targets="none"),
     ),
+    messages={
+        "wake.thief": "The {N[thief]} wakes up and may swap their card.",
+        "extra_cards": "The two cards in the middle are {cards}.",
+        "role_taken": "{player} takes the card {role} and plays it from now on.",
+        "menu.take": "Take the card {card}",
+        "menu.keep": "Keep your card",
+        "step.thief": "{N[thief]}",
+    },
 )

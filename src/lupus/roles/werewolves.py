@@ -13,8 +13,9 @@ never depends on whether she lives.
 
 from __future__ import annotations
 
-from lupus.engine.game import pick_one, plurality
-from lupus.engine.model import Action, Prompt, bare
+from lupus.engine.counting import pick_one, plurality
+from lupus.engine.interned import bare
+from lupus.engine.model import Action, Prompt
 from lupus.roles import little_girl
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
@@ -24,41 +25,41 @@ from lupus.village.steps import Ballot, seats, tally
 class WerewolvesStep(Ballot):
     id = "werewolves"
 
-    def begin(self, g: VillageGame) -> bool:
-        g.emit("wake", None, step=self.id)
-        self.pack = [s for s in g.living_seats if g.is_pack(s)]
+    def begin(self, game: VillageGame) -> bool:
+        game.emit("wake", None, step=self.id)
+        self.pack = [s for s in game.living if game.is_pack(s)]
         self.den = frozenset(self.pack)  # who sees the pack's choices
-        self.victims = seats(g.living())  # every werewolf's choices
+        self.victims = seats(game.living)  # every werewolf's choices
         self.voters = tuple(self.pack)
-        g.emit("pack", self.den, roles={w: g.roles[w] for w in self.pack})
+        game.emit("pack", self.den, roles={w: game.roles[w] for w in self.pack})
         return True
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return (Prompt(actor, "kill", self.victims), bare(actor, "sleep"))
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
+    def recorded(self, game: VillageGame, action: Action) -> None:
         target = action.args[0] if action.args else None
-        g.emit("pack_choice", self.den, player=action.actor, target=target)
+        game.emit("pack_choice", self.den, player=action.actor, target=target)
 
-    def resolve(self, g: VillageGame) -> None:
+    def resolve(self, game: VillageGame) -> None:
         awake = [w for w in self.pack if self.picked(w, "kill") is not None]
-        starved = g.facts.starvation_winner
+        starved = game.facts.starvation_winner
         if not awake and starved is not None:
-            starve(g, self.pack, starved)
+            starve(game, self.pack, starved)
             return
         named = tally([self.picked(w, "kill") for w in awake])
-        victim = pick_one(g.rng, plurality(named)) if named else None
-        g.emit("pack_victim", self.den, target=victim)
-        g.night.victim = little_girl.watch(g, awake, victim)
+        victim = pick_one(game.rng, plurality(named)) if named else None
+        game.emit("pack_victim", self.den, target=victim)
+        game.night.victim = little_girl.watch(game, awake, victim)
 
 
-def starve(g: VillageGame, pack: list[int], winner: str) -> None:
+def starve(game: VillageGame, pack: list[int], winner: str) -> None:
     """The sleeping pack dies of hunger; the game ends at once, without a dawn."""
-    g.announce("starvation")
+    game.announce("starvation")
     for wolf in pack:
-        g.kill(wolf, "hunger")
-    g.release_news()  # the village learns it now: the game is over
-    g.finish(winner, "starvation")
+        game.kill(wolf, "hunger")
+    game.release_news()  # the village learns it now: the game is over
+    game.finish(winner, "starvation")
 
 
 ROLE = Role(
@@ -70,4 +71,12 @@ ROLE = Role(
         Verb("kill", "werewolves", ("werewolf",), "night"),
         Verb("sleep", "werewolves", ("werewolf",), "night", targets="none"),
     ),
+    messages={
+        "wake.werewolves": "{N[pack]} wake up and choose a victim.",
+        "pack_choice.sleep": "{player} stays asleep.",
+        "starvation": "{N[pack]} all stayed asleep: they die of hunger.",
+        "cause_hunger": "starved",
+        "menu.sleep": "Stay asleep",
+        "step.werewolves": "{N[pack]}",
+    },
 )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lupus.engine.model import Action, Prompt, Value, alone, bare
+from lupus.engine.interned import alone, bare
+from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -26,8 +27,8 @@ class Potions(Value):
         self.poison = 1
 
 
-def potions(g: VillageGame) -> Potions:
-    kept = g.memory("witch")
+def potions(game: VillageGame) -> Potions:
+    kept = game.memory("witch")
     assert isinstance(kept, Potions)
     return kept
 
@@ -35,66 +36,65 @@ def potions(g: VillageGame) -> Potions:
 class WitchStep(Ballot):
     id = "witch"
     wake: str | None = "witch"
-    options_follow_decisions = True  # a potion used is no longer offered
 
-    def who(self, g: VillageGame) -> list[int]:
-        return g.holders("witch")
+    def who(self, game: VillageGame) -> list[int]:
+        return game.holders("witch")
 
-    def started(self, g: VillageGame) -> None:
+    def started(self, game: VillageGame) -> None:
         self.done: set[int] = set()
         for witch in self.voters:
-            g.emit("victim_shown", alone(witch), target=g.night.victim)
-            if not self.can_brew(g):
+            game.emit("victim_shown", alone(witch), target=game.night.victim)
+            if not self.can_brew(game):
                 self.done.add(witch)  # no potion left to use: her turn is already over
 
-    def budget(self, g: VillageGame) -> int:
-        total = g.options.get("longanis_potions", 2)
+    def budget(self, game: VillageGame) -> int:
+        total = game.options.get("longanis_potions", 2)
         assert isinstance(total, int)
-        left = potions(g)
+        left = potions(game)
         spent = 2 - left.heal - left.poison
         return total - spent
 
-    def usable(self, g: VillageGame, kind: str) -> bool:
-        left = potions(g)
-        return (left.heal if kind == "heal" else left.poison) > 0 and self.budget(g) > 0
+    def usable(self, game: VillageGame, kind: str) -> bool:
+        left = potions(game)
+        return (left.heal if kind == "heal" else left.poison) > 0 and self.budget(game) > 0
 
-    def can_heal(self, g: VillageGame) -> bool:
-        return self.usable(g, "heal") and g.night.victim is not None
+    def can_heal(self, game: VillageGame) -> bool:
+        return self.usable(game, "heal") and game.night.victim is not None
 
-    def can_brew(self, g: VillageGame) -> bool:
+    def can_brew(self, game: VillageGame) -> bool:
         """Whether a potion can still be used tonight (else passing is all she can do)."""
-        return self.can_heal(g) or self.usable(g, "poison")
+        return self.can_heal(game) or self.usable(game, "poison")
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         if actor in self.done:
             return ()
         found = []
-        if self.can_heal(g):
+        if self.can_heal(game):
             found.append(bare(actor, "heal"))
-        if self.usable(g, "poison"):
-            found.append(Prompt(actor, "poison", seats(g.living())))
+        if self.usable(game, "poison"):
+            found.append(Prompt(actor, "poison", seats(game.living)))
         found.append(bare(actor, "pass"))
         return tuple(found)
 
-    complete_when_all_chose = False  # see waiting
+    def decided(self, game: VillageGame, actor: int) -> bool:
+        return actor in self.done  # she may heal, then still poison
 
-    def waiting(self, g: VillageGame) -> list[int]:
-        return [w for w in self.voters if w not in self.done]
-
-    def act(self, g: VillageGame, action: Action) -> None:
+    def act(self, game: VillageGame, action: Action) -> None:
         witch = action.actor
         if action.verb == "heal":
-            potions(g).heal -= 1
-            g.night.healed = True
-            g.emit("potion", alone(witch), kind="heal", target=g.night.victim)
+            potions(game).heal -= 1
+            game.night.healed = True
+            game.emit("potion", alone(witch), kind="heal", target=game.night.victim)
         elif action.verb == "poison":
-            potions(g).poison -= 1
+            potions(game).poison -= 1
             target = action.args[0]
             assert isinstance(target, int)
-            g.night.poisoned.append(target)
-            g.emit("potion", alone(witch), kind="poison", target=target)
-        if action.verb == "pass" or not self.can_brew(g):
+            game.night.poisoned.append(target)
+            game.emit("potion", alone(witch), kind="poison", target=target)
+        if action.verb == "pass" or not self.can_brew(game):
             self.done.add(witch)
+        for each in self.voters:
+            self.offers.forget(each)  # a potion used is no longer offered (they share them)
 
 
 ROLE = Role(
@@ -107,4 +107,13 @@ ROLE = Role(
         Verb("poison", "witch", ("witch",), "night"),
         Verb("pass", "witch", ("witch",), "night", targets="none"),
     ),
+    messages={
+        "wake.witch": "The {N[witch]} wakes up and is shown the victim.",
+        "victim_shown": "The {N[witch]} is shown the victim: {target}.",
+        "potion.heal": "The {N[witch]} uses the healing potion on {target}.",
+        "potion.poison": "The {N[witch]} pours the poison for {target}.",
+        "menu.heal": "Use the healing potion",
+        "menu.poison": "Poison {target}",
+        "step.witch": "{N[witch]}",
+    },
 )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, final
 
-from lupus.engine.game import Step, count_cards
+from lupus.engine.counting import count_cards
+from lupus.engine.step import Step
 from lupus.rulebooks.facts import RuleFacts
 from lupus.village.registry import Registry
 

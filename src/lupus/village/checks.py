@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from lupus.engine.counting import count_cards
 from lupus.engine.errors import SetupError
-from lupus.engine.game import count_cards
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from lupus.engine.counting import count_cards
 from lupus.engine.deal import Deal
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import SetupError
-from lupus.engine.game import count_cards
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import below_minimum
 

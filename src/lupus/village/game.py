@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from lupus.engine.errors import SetupError
-from lupus.engine.game import Game, Step
-from lupus.engine.model import Action, Death, Outcome, alone
+from lupus.engine.game import Game
+from lupus.engine.interned import alone
+from lupus.engine.model import Action, Death, Outcome
 from lupus.engine.names import player_names
+from lupus.engine.step import Step
 from lupus.rulebooks.facts import WinRule, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
@@ -58,9 +60,6 @@ class VillageGame(Game):
         self.extra_cards: list[str] = list(extra_cards)
         # The extra cards as dealt (the Thief's swap changes ``extra_cards``).
         self.dealt_extra: tuple[str, ...] = tuple(extra_cards)
-        self.alive: list[bool] = [True] * self.n
-        # The living seats in order, kept by ``kill`` (the only place anyone dies).
-        self.living_seats: tuple[int, ...] = tuple(range(self.n))
         self.facts = facts
         self.registry = registry
         self.faction_of_role = facts.faction_of_role
@@ -126,9 +125,6 @@ class VillageGame(Game):
         return steps
 
     # ------------------------------------------------------------------ who is who
-    def living(self) -> list[int]:
-        return list(self.living_seats)
-
     def holders(self, role: str, living: bool = True) -> list[int]:
         return [s for s in range(self.n) if self.roles[s] == role and (self.alive[s] or not living)]
 
@@ -216,8 +212,7 @@ class VillageGame(Game):
         """
         if not self.alive[seat]:
             return
-        self.alive[seat] = False
-        self.living_seats = tuple([s for s in self.living_seats if s != seat])
+        self.leave_play(seat)
         self.alive_in[self.role_faction(seat)] -= 1
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
@@ -274,7 +269,7 @@ class VillageGame(Game):
 
     def winner(self) -> tuple[str, str] | None:
         """The faction that has won now and the condition, checked in rulebook order."""
-        living = self.living_seats
+        living = self.living
         alive_in = self.alive_in
         for spec in self.facts.wins:
             if self._holds(spec, living, alive_in):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, final
 
-from lupus.engine.game import Step
+from lupus.engine.step import Step
 from lupus.village.game import VillageGame
 
 DeathHook = Callable[[VillageGame, int, str], None]
@@ -25,18 +25,27 @@ StepFactory = Callable[[], Step[Any]]
 ANYONE: Final = "*"
 """``Verb.holders`` for a verb any living player may be offered (a vote)."""
 
+PACK: Final = "@pack"
+"""``Verb.holders`` for a verb the pack's living members may be offered: the cards the
+rulebook tags as its pack (``mechanics.pack_tag``: the Mafia and the Godfather)."""
+
 
 @final
 class Verb:
     """A decision one of the role's steps offers, as the rules say who and when.
 
-    ``holders`` are the cards whose living holders may be offered it (``ANYONE``: every
-    living player; empty: only the dying, a last breath such as the Hunter's shot);
-    ``phase`` is "night" or "day", ``first_only`` for a verb of the first night or day
-    only; ``targets`` says what its arguments name: "living" (players alive when it is
-    offered), "standing" (also those who died tonight and are not announced yet),
-    "cards" (a card id), or "none". The property tests' referee checks every prompt
-    against these declarations.
+    ``step`` is the id of the step that offers it (a night's steps announce themselves
+    with a ``wake`` event: a night verb is offered in its own step only). ``holders``
+    are the cards whose living holders may be offered it (``ANYONE``: every living
+    player; ``PACK``: the rulebook's pack cards; empty: only the dying, a last breath
+    such as the Hunter's shot, offered to the holder of this role's card or office);
+    ``phase`` is "night" or "day" ("any" for a last breath, asked whenever the death
+    falls), ``first_only`` for a verb of the first night or day only; ``targets`` says
+    what its arguments name: "living" (players alive when it is offered), "standing"
+    (also those who died tonight and are not announced yet), "cards" (a card id), or
+    "none". A role plays in a rulebook that deals its card or names one of its steps;
+    the property tests' referee builds its tables from the verbs of those roles
+    (``tests/playout.py``, ``declared``) and checks every prompt against them.
     """
 
     def __init__(
@@ -64,10 +73,12 @@ class Role:
     vote, that no card calls). ``steps`` maps the step ids a rulebook may name to the
     step classes; ``on_death`` runs after any death, in ``death_order`` (lower first:
     a lover's heartbreak comes before a Hunter's shot); ``memory`` makes the object the
-    role keeps across nights, once per game (``VillageGame.memory``). ``learns``: the
-    verbs whose user is then told the target's role (the Seer's ``inspect``), which the
-    property tests grant him. ``messages`` holds the role's narration keys with their
-    English text (a rulebook's or a language file's text for the key comes first).
+    role keeps across nights, once per game (``VillageGame.memory``). ``verbs``: every
+    decision its steps offer (``Verb``). ``learns``: those of its verbs whose user is
+    then told the target's role (the Seer's ``inspect``; not the Detective's, told a
+    side only), which the property tests' referee grants him: any other role an event
+    tells a living player is a leak. ``messages`` holds the role's narration keys with
+    their English text (a rulebook's or a language file's text for the key comes first).
     ``pack``: its steps are where the pack decides (a deck is told with the pack's
     cards at that step).
     """

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, final
 
-from lupus.engine.game import Step
+from lupus.engine.step import Step
 
 
 @final

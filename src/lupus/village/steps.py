@@ -6,12 +6,14 @@ from collections.abc import Sequence
 
 from mypy_extensions import mypyc_attr
 
-from lupus.engine.game import Step
-from lupus.engine.model import Action, Args, Prompt, one_each
+from lupus.engine.interned import one_each
+from lupus.engine.model import Action, Args, Prompt
+from lupus.engine.offers import Offers
+from lupus.engine.step import Step
 from lupus.village.game import VillageGame
 
 
-def seats(targets: list[int]) -> tuple[Args, ...]:
+def seats(targets: Sequence[int]) -> tuple[Args, ...]:
     """The choices of a verb that names one seat among ``targets``."""
     return one_each(targets)
 
@@ -44,93 +46,119 @@ class Ballot(VillageStep):
     out for such a deck (``Cards``): a ``begin`` that overrides this one must not act
     before ``Ballot.begin`` has checked the card.
 
-    Each actor's options are built once, when first asked for, and kept for the whole
-    step: a ballot's choices do not depend on the decisions recorded in it. A step whose
-    options do (the Witch: a potion used is gone) sets ``options_follow_decisions``, and
-    its options are built again after every decision.
+    What an actor owes follows from one predicate, ``decided``: waiting, completion and
+    the first actor waited for are all read from it. ``settled`` says whether the
+    decisions, once all taken, stand together (the mafia must agree on one victim).
+    Each actor's options are built when first asked and kept (``Offers``); a step whose
+    options change with a decision forgets that actor's in ``act``.
+
+    A toast every living player raises or not (the game calls these hooks itself; here
+    they are called by hand to show the protocol):
+
+    >>> from lupus import new_game
+    >>> from lupus.engine.interned import bare
+    >>> from lupus.engine.model import Action
+    >>> class Toast(Ballot):
+    ...     id = "toast"
+    ...     def who(self, game):
+    ...         return list(game.living)
+    ...     def options(self, game, actor):
+    ...         return (bare(actor, "raise"), bare(actor, "pass"))
+    >>> game = new_game("werewolf", ["Ann", "Bob", "Cy", "Dee"],
+    ...                 ["werewolf", "seer", "villager", "villager"],
+    ...                 options={"lift_minimum": True})
+    >>> toast = Toast()
+    >>> toast.begin(game)
+    True
+    >>> [prompt.verb for prompt in toast.prompts_for(game, 2)]
+    ['raise', 'pass']
+    >>> toast.act(game, Action(2, "raise"))
+    >>> toast.waiting(game), toast.first_waiting(game), toast.complete(game)
+    ([0, 1, 3], 0, False)
+    >>> for seat in (0, 1, 3):
+    ...     toast.act(game, Action(seat, "pass"))
+    >>> toast.complete(game), toast.choice[2].verb
+    (True, 'raise')
     """
 
     wake: str | None = None
-    options_follow_decisions: bool = False
-    # Whether the step is complete once every voter has chosen (``waiting`` is the
-    # ballot's own); a step whose ``waiting`` says more sets it False.
-    complete_when_all_chose: bool = True
 
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
-        self._offered: list[tuple[Prompt, ...] | None] = []  # by seat, when first asked
+        self.offers = Offers()
         self._first_missing = 0  # see first_waiting
 
-    def begin(self, g: VillageGame) -> bool:
+    def begin(self, game: VillageGame) -> bool:
         if self.wake is not None:
-            if not g.in_deck(self.wake):
+            if not game.in_deck(self.wake):
                 return False
-            g.emit("wake", None, step=self.id)
-        self.voters = tuple(self.who(g))
-        self.started(g)
+            game.emit("wake", None, step=self.id)
+        self.voters = tuple(self.who(game))
+        self.started(game)
         return True
 
-    def who(self, g: VillageGame) -> list[int]:
+    def who(self, game: VillageGame) -> list[int]:
         """The actors this step waits for."""
         return []
 
-    def started(self, g: VillageGame) -> None:
+    def started(self, game: VillageGame) -> None:
         """Private announcements to the actors once they are known."""
 
-    def options(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def options(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         return ()
 
-    def prompts(self, g: VillageGame) -> list[Prompt]:
-        return [p for a in self.voters for p in self.prompts_for(g, a)]
+    def prompts(self, game: VillageGame) -> list[Prompt]:
+        return [p for a in self.voters for p in self.prompts_for(game, a)]
 
-    def prompts_for(self, g: VillageGame, actor: int) -> tuple[Prompt, ...]:
+    def prompts_for(self, game: VillageGame, actor: int) -> tuple[Prompt, ...]:
         # A tuple, so that a view can keep it as it is (``tuple()`` of a tuple is itself).
-        if not self._offered:
-            # Nothing for those who do not decide; the voters' options when first asked.
-            self._offered = [()] * g.n
-            for voter in self.voters:
-                self._offered[voter] = None
-        offered = self._offered[actor]
+        offers = self.offers
+        if not offers.ready():
+            offers.start(game.n, self.voters)
+        offered = offers.kept(actor)
         if offered is None:
-            offered = self._offered[actor] = self.options(g, actor)
+            offered = offers.keep(actor, self.options(game, actor))
         return offered
 
-    def waiting(self, g: VillageGame) -> list[int]:
-        choice = self.choice
-        if len(choice) == len(self.voters):
-            return []  # everyone has decided (only voters are offered a decision)
-        return [a for a in self.voters if a not in choice]
+    def decided(self, game: VillageGame, actor: int) -> bool:
+        """Whether ``actor`` owes this step nothing more (by default: he has chosen).
 
-    def first_waiting(self, g: VillageGame) -> int | None:
-        if not self.complete_when_all_chose:
-            return super().first_waiting(g)
-        # Decisions are only ever added (or changed): the voters before the first one
-        # found missing last time have all decided, so the search starts from there.
-        voters, choice = self.voters, self.choice
+        Once true it stays true (a decision may be changed, not withdrawn): the search
+        for the first actor waited for resumes where it stopped.
+        """
+        return actor in self.choice
+
+    def settled(self, game: VillageGame) -> bool:
+        """Whether the decisions, once every actor has decided, stand together; if not,
+        every actor owes a new one (the mafia pointing at different players)."""
+        return True
+
+    def waiting(self, game: VillageGame) -> list[int]:
+        missing = [a for a in self.voters if not self.decided(game, a)]
+        if missing or self.settled(game):
+            return missing
+        return list(self.voters)
+
+    def first_waiting(self, game: VillageGame) -> int | None:
+        voters = self.voters
         first = self._first_missing
-        while first < len(voters) and voters[first] in choice:
+        while first < len(voters) and self.decided(game, voters[first]):
             first += 1
         self._first_missing = first
-        return voters[first] if first < len(voters) else None
+        if first < len(voters):
+            return voters[first]
+        return None if not voters or self.settled(game) else voters[0]
 
-    def complete(self, g: VillageGame) -> bool:
+    def complete(self, game: VillageGame) -> bool:
         """``waiting`` is empty, asked without listing who is missing (after every action)."""
-        if self.closed:
-            return True
-        if self.complete_when_all_chose:
-            return len(self.choice) == len(self.voters)
-        return not self.waiting(g)
+        return self.closed or self.first_waiting(game) is None
 
-    def forget_prompts(self) -> None:
-        if self.options_follow_decisions:
-            self._offered = []
-
-    def act(self, g: VillageGame, action: Action) -> None:
+    def act(self, game: VillageGame, action: Action) -> None:
         self.choice[action.actor] = action
-        self.recorded(g, action)
+        self.recorded(game, action)
 
-    def recorded(self, g: VillageGame, action: Action) -> None:
+    def recorded(self, game: VillageGame, action: Action) -> None:
         """Announce a decision to whoever sees it being taken."""
 
     def picked(self, actor: int, verb: str) -> int | None:

@@ -1,0 +1,60 @@
+"""A rulebook's options as given for one game: checked against the rulebook's specs,
+completed with the defaults, and kept per set of given options (a simulation sets up
+thousands of games with the same ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, final
+
+from lupus.engine.errors import SetupError
+from lupus.rulebooks.facts import remember
+from lupus.rulebooks.schema import OptionValue, Rulebook
+
+
+@final
+class Resolved:
+    """A rulebook's options as given for a game: every value, and a read-only view of
+    them that the games set up with them share (their public setup shows it)."""
+
+    def __init__(self, values: dict[str, OptionValue]) -> None:
+        self.values: Final = values  # never changed: games take a copy
+        self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
+
+
+def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Every option of the rulebook, with the given values checked against its spec."""
+    return dict(resolved(rulebook, given).values)
+
+
+def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
+    """``resolve_options``, kept in the rulebook's facts per set of given options."""
+    try:
+        # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
+        # accepts only one of them.
+        key = tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()]))
+        hash(key)
+    except TypeError:  # an unhashable value: it will be refused below, uncached
+        return Resolved(_resolve_options(rulebook, given))
+    seen = rulebook.facts.options_seen
+    known = seen.get(key)
+    if isinstance(known, Resolved):
+        return known
+    made = Resolved(_resolve_options(rulebook, given))
+    remember(seen, key, made)
+    return made
+
+
+def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    unknown = sorted(set(given) - set(rulebook.options))
+    if unknown:
+        known = ", ".join(sorted(rulebook.options)) or "none"
+        raise SetupError(f"unknown option {unknown[0]!r} for {rulebook.id} (options: {known})")
+    values: dict[str, OptionValue] = {}
+    for key, spec in rulebook.options.items():
+        try:
+            values[key] = spec.check(given[key], key) if key in given else spec.default
+        except ValueError as exc:
+            raise SetupError(f"option {exc}") from exc
+    return values

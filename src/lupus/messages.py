@@ -1,0 +1,62 @@
+"""The message tables a narration reads, and the template fields that fill them.
+
+A template is ``str.format_map``-ed with an event's fields and the rulebook's names as
+``{N[key]}``; a field or name that is missing shows as «?» or as its key, unless the
+narrator is strict (then MessageError names what is missing).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lupus.narration import Narrator
+
+
+@cache
+def messages(lang: str) -> dict[str, str]:
+    base = resources.files("lupus.locales")
+    path = base.joinpath(f"{lang}.toml")
+    if not path.is_file():
+        path = base.joinpath("en.toml")
+    table = tomllib.loads(path.read_text("utf-8"))["text"]
+    return {str(k): str(v) for k, v in table.items()}
+
+
+class MessageError(ValueError):
+    """A message that cannot be said (raised by a strict Narrator only): no such key, a
+    placeholder the event lacks, a name the rulebook lacks, or a broken template."""
+
+
+class Fields(dict[str, object]):
+    """Template fields; a field an event lacks shows as «?» (strict: MessageError)."""
+
+    def __init__(self, narrator: Narrator, key: str, fields: Mapping[str, object]) -> None:
+        super().__init__(fields)
+        self["N"] = Names(narrator, key)
+        self.narrator = narrator
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if self.narrator.strict:
+            raise self.narrator.error(self.key, f"needs {{{name}}}, which the event lacks")
+        return "«?»"
+
+
+class Names(dict[str, str]):
+    """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails)."""
+
+    def __init__(self, narrator: Narrator, key: str) -> None:
+        super().__init__(narrator.N)
+        self.narrator = narrator
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if self.narrator.strict:
+            where = f"[names.{self.narrator.lang}]"
+            raise self.narrator.error(self.key, f"uses {{N[{name}]}}, missing from {where}")
+        return name

@@ -31,7 +31,9 @@ def examples() -> list[doctest.DocTest]:
             if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 owners.append((f"{module_name}.{node.name}", node))
         for name, node in owners:
-            assert isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            assert isinstance(
+                node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+            )
             text = ast.get_docstring(node, clean=True)
             if text and ">>>" in text:
                 lineno = getattr(node, "lineno", 0)

@@ -42,7 +42,7 @@ def guarded(game: VillageGame) -> Guarded:
 
 class BodyguardStep(Ballot):
     id = "bodyguard"
-    wake: str | None = "bodyguard"
+    wake = "bodyguard"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("bodyguard")

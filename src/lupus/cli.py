@@ -1,4 +1,4 @@
-"""The `lupus` command: replay, rules, demo (play, simulate, balance and serve come later)."""
+"""The `lupus` command: replay, rules, demo, play, simulate, balance and serve."""
 
 from __future__ import annotations
 
@@ -363,6 +363,27 @@ def play(
     except (LupusError, ValueError) as exc:
         typer.echo(f"lupus: {exc}", err=True)
         raise typer.Exit(1) from exc
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every network of the machine).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        Path, typer.Option(help="SQLite file keeping every room and game (made if missing).")
+    ] = Path("lupus.db"),
+    log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
+) -> None:
+    """Run the game server: rooms, live play over WebSockets, durable games.
+
+    Open the printed address; friends on the same network join with the room's link.
+    Every room and game is kept in --database, and a restart resumes them all.
+    """
+    from lupus.server.serving import run as run_server
+
+    run_server(host, port, database, log_level)
 
 
 def main() -> None:  # pragma: no cover - console entry point

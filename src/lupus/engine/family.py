@@ -22,6 +22,8 @@ class Family:
     """One family's mechanics: subclasses override every method (see the module)."""
 
     name: str = ""
+    # Whether players' names may not hold a dot (Lupusburg's houses read Ann.1, Ann.2).
+    names_without_dot: bool = False
     house_verbs: frozenset[str] = frozenset()
     """Verbs whose numbers name a house, not a seat (Lupusburg's)."""
 
@@ -77,6 +79,11 @@ class Family:
     def pack_steps(self) -> frozenset[str]:
         """The steps where the pack decides (a deck is told with the pack's cards at
         their step)."""
+        return frozenset()
+
+    def awake_together(self, game: Game) -> frozenset[int]:
+        """The seats awake together now, who may talk to each other (the pack at its
+        step); a server opens their night channel."""
         return frozenset()
 
     def refuse_table(

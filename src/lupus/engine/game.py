@@ -20,6 +20,7 @@ from lupus.engine import draw
 from lupus.engine.errors import IllegalAction, RulebookError
 from lupus.engine.model import (
     LEADER,
+    PUBLIC,
     Action,
     Args,
     Death,
@@ -340,6 +341,11 @@ class Game:
         ['night', 'wake', 'wake']
         """
         return view_of(self, self.check_seat(seat))
+
+    def public_view(self) -> View:
+        """What anyone may know: a spectator's view (seat ``PUBLIC``), the public
+        events alone and nothing to decide."""
+        return view_of(self, PUBLIC)
 
     def to_scenario(self) -> dict[str, object]:
         """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to

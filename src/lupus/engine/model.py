@@ -23,7 +23,9 @@ from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
 
-PUBLIC: Final = -2  # (the key of a public event's one read-only twin: see Event.seen_by)
+PUBLIC: Final = -2
+"""The public's seat: a spectator's view (``Game.public_view``), and the key of a public
+event's one read-only twin (see ``Event.seen_by``)."""
 
 Arg = int | str
 Args = tuple[Arg, ...]

@@ -77,10 +77,14 @@ def player_names(
     return fresh
 
 
-def checked_names(book: Rulebook, table: Sequence[str], no_dot: bool = False) -> tuple[str, ...]:
-    """``player_names`` without the memory: every check, every time."""
+def checked_names(
+    book: Rulebook, table: Sequence[str], no_dot: bool = False, *, whole: bool = True
+) -> tuple[str, ...]:
+    """``player_names`` without the memory: every check, every time. ``whole``: the
+    table is complete (its size is checked); a lobby filling up checks its names so far."""
     n = len(table)
-    check_count(book, n)
+    if whole:
+        check_count(book, n)
     items = cast("Sequence[object]", table)  # read as objects: a caller may pass anything
     seen: dict[str, str] = {}  # name_key -> the name that has it
     out: list[str] = []

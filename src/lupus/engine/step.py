@@ -7,7 +7,7 @@ the game calls these hooks, and checks every action against ``prompts_for`` befo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic
+from typing import TYPE_CHECKING, ClassVar, Generic
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
@@ -34,7 +34,7 @@ class Step(Generic[G]):
     hooks receive the game already typed; a bare ``Step`` is a ``Step[Game]``.
     """
 
-    id: str = "step"
+    id: ClassVar[str] = "step"  # (class-level: read from an outside subclass too)
     closed: bool = False
 
     def begin(self, game: G) -> bool:

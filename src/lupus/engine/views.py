@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, final
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.interned import SOLO
-from lupus.engine.model import LEADER, Event, Prompt, Value
+from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -312,6 +312,20 @@ def view_of(game: Game, seat: int) -> View:
     ledger = game.ledger
     if seat == LEADER:
         public, private, state_id = ledger.all, NO_EVENTS, game.state_id
+    elif seat == PUBLIC:  # a spectator's: the public events, nothing to decide
+        public, private = ledger.public, NO_EVENTS
+        state_id = len(public)
+        return View.of_lists(
+            seat,
+            game.public,
+            game.phase,
+            game.number,
+            public,
+            private,
+            (),
+            game.outcome is not None,
+            state_id,
+        )
     else:
         public, private = ledger.public, ledger.private[seat]
         state_id = len(public) + len(private) + game.acted[seat]

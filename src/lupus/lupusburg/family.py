@@ -54,6 +54,7 @@ class LupusburgFamily(Family):
     """Two characters per player, under two houses; one Werewolf against the town."""
 
     name = "lupusburg"
+    names_without_dot = True
     house_verbs = HOUSE_VERBS
     plays_preparation = False
 

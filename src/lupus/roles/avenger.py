@@ -22,7 +22,7 @@ CAUSE = "shot"
 
 class AvengerStep(Ballot):
     id = "avenger"
-    wake: str | None = "avenger"
+    wake = "avenger"
 
     def begin(self, game: VillageGame) -> bool:
         if not game.murdered("night", game.number - 1):

@@ -18,7 +18,7 @@ from lupus.village.steps import Ballot, VillageStep
 
 class CupidStep(Ballot):
     id = "cupid"
-    wake: str | None = "cupid"
+    wake = "cupid"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("cupid")

@@ -17,7 +17,7 @@ from lupus.village.steps import Ballot, seats
 
 class DetectiveStep(Ballot):
     id = "detective"
-    wake: str | None = "detective"
+    wake = "detective"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("detective")

@@ -55,7 +55,7 @@ def last_protection(game: VillageGame) -> LastProtection:
 
 class DoctorStep(Ballot):
     id = "doctor"
-    wake: str | None = "doctor"
+    wake = "doctor"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("doctor")

@@ -31,7 +31,7 @@ class LittleGirlStep(Ballot):
     """She decides whether she will peep during the werewolves' step that follows."""
 
     id = "little_girl"
-    wake: str | None = ROLE_ID
+    wake = ROLE_ID
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders(ROLE_ID)

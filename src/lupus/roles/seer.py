@@ -11,7 +11,7 @@ from lupus.village.steps import Ballot, seats
 
 class SeerStep(Ballot):
     id = "seer"
-    wake: str | None = "seer"
+    wake = "seer"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("seer")

@@ -15,7 +15,7 @@ from lupus.village.steps import Ballot
 
 class ThiefStep(Ballot):
     id = "thief"
-    wake: str | None = "thief"
+    wake = "thief"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("thief")

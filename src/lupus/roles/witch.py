@@ -35,7 +35,7 @@ def potions(game: VillageGame) -> Potions:
 
 class WitchStep(Ballot):
     id = "witch"
-    wake: str | None = "witch"
+    wake = "witch"
 
     def who(self, game: VillageGame) -> list[int]:
         return game.holders("witch")

@@ -146,6 +146,12 @@ class VillageFamily(Family):
     def pack_steps(self) -> frozenset[str]:
         return frozenset([s for role in self.roles() if role.pack for s in role.steps])
 
+    def awake_together(self, game: Game) -> frozenset[int]:
+        step = game.step
+        if isinstance(step, Ballot) and step.id in self.pack_steps():
+            return frozenset(step.voters)
+        return frozenset()
+
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]
     ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -81,7 +82,7 @@ class Ballot(VillageStep):
     (True, 'raise')
     """
 
-    wake: str | None = None
+    wake: ClassVar[str | None] = None  # (class-level: read from an outside subclass too)
 
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()

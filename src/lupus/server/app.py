@@ -1,0 +1,208 @@
+"""The ASGI application: the HTTP API, the WebSocket endpoint and the static pages.
+
+``create_app`` builds it around one store; ``lupus serve`` runs it under uvicorn. The
+HTTP API only opens rooms and hands out public facts (rulebooks, a lobby, a finished
+game's scenario); everything else happens over ``/ws`` (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from lupus.families import load
+from lupus.rulebooks import available
+from lupus.server.clients import Client
+from lupus.server.hub import Hub, explain
+from lupus.server.protocol import MAX_FRAME, VERSION
+from lupus.server.settings import RoomSettings
+from lupus.server.store import SQLiteStore, Store
+
+log = logging.getLogger("lupus.server")
+
+STATIC = Path(str(resources.files("lupus.server") / "static"))
+
+MAX_BODY = 16 * 1024
+"""The largest request body the API reads (a room's settings)."""
+
+
+def create_app(
+    database: str | Path = ":memory:",
+    *,
+    store: Store | None = None,
+    sweep_every: float = 60.0,
+) -> Starlette:
+    """The server around ``store`` (a SQLite file at ``database`` by default)."""
+    kept: Store = store if store is not None else SQLiteStore(database)
+
+    def schedule(delay: float, call: Callable[[], None]) -> Any:
+        return asyncio.get_running_loop().call_later(delay, call)
+
+    hub = Hub(kept, schedule)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.restore()
+        sweeper = asyncio.create_task(sweep(hub, sweep_every))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            for room in hub.rooms.values():
+                for client in list(room.clients):
+                    client.close()
+            kept.close()
+            log.info("stopped: every room is stored")
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok", "rooms": len(hub.rooms), "protocol": VERSION})
+
+    async def rulebooks(request: Request) -> Response:
+        found = []
+        for rid in available():
+            book = load(rid)
+            found.append(
+                {
+                    "id": rid,
+                    "name": book.name("rulebook", book.language),
+                    "min_players": book.min_players,
+                    "max_players": book.max_players,
+                    "languages": list(book.languages),
+                    "compositions": book.compositions,
+                    "options": {key: spec.default for key, spec in book.options.items()},
+                }
+            )
+        return JSONResponse(found)
+
+    async def create_room(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return problem(413, "too_long", f"a room's settings are at most {MAX_BODY} bytes")
+        try:
+            settings = RoomSettings.model_validate_json(body)
+            room, token, seat = hub.create(settings)
+        except ValidationError as exc:
+            return problem(400, "malformed", explain(exc))
+        except ValueError as exc:
+            return problem(400, "not_allowed", str(exc))
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse(
+            {
+                "room": room.code,
+                "join_url": f"{base}/?room={room.code}",
+                "host_token": token,
+                "host_seat": seat,
+            },
+            status_code=201,
+        )
+
+    async def lobby(request: Request) -> Response:
+        room = hub.rooms.get(str(request.path_params["code"]).upper())
+        if room is None:
+            return problem(404, "unknown_room", "there is no room with that code")
+        return JSONResponse(room.lobby())
+
+    async def scenario(request: Request) -> Response:
+        game_id = str(request.path_params["game"])
+        found = hub.store.scenario(game_id)
+        if found is None or not finished(hub, game_id):
+            # A running game's scenario holds every card: only a finished one is given.
+            return problem(404, "unknown_game", "there is no finished game with that id")
+        header, actions = found
+        return JSONResponse(stored_scenario(header, actions))
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def websocket(socket: WebSocket) -> None:
+        await socket.accept()
+        client = Client()
+        writer = asyncio.create_task(write(socket, client))
+        try:
+            while not client.closed:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                hub.handle(client, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(client)
+            client.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1.0)
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/healthz", healthz),
+            Route("/api/rulebooks", rulebooks),
+            Route("/api/rooms", create_room, methods=["POST"]),
+            Route("/api/rooms/{code}", lobby),
+            Route("/api/games/{game}/scenario", scenario),
+            WebSocketRoute("/ws", websocket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+def problem(status: int, code: str, message: str) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def finished(hub: Hub, game_id: str) -> bool:
+    for room in hub.rooms.values():
+        if room.game_id == game_id:
+            return room.status == "finished"
+    return True  # an older game of a room: it ended before the next began
+
+
+def stored_scenario(header: dict[str, object], actions: list[list[object]]) -> dict[str, object]:
+    """The scenario file (docs/scenarios.md) of a stored game, which ``lupus replay``
+    replays to the same game."""
+    from lupus.server.rooms import replayed
+
+    return replayed(header, actions).to_scenario()
+
+
+async def write(socket: WebSocket, client: Client) -> None:
+    """Send a client's queue until it is closed."""
+    while True:
+        text = await client.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await socket.close()
+            return
+        try:
+            await socket.send_text(text)
+        except Exception:
+            client.close()
+            return
+
+
+async def sweep(hub: Hub, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        hub.sweep()
+
+
+__all__ = ["MAX_FRAME", "create_app"]

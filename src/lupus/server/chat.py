@@ -1,0 +1,90 @@
+"""Who may talk to whom, and when: the chat's channels follow the rules of the table.
+
+- ``all``: in the lobby and after the end, everyone (spectators too).
+- ``day``: by day, the living talk; everyone reads (the dead watch silently).
+- ``pack``: at night, the pack while it is awake (``Family.awake_together``) talk among
+  themselves; nobody else reads it.
+- ``dead``: the dead and the spectators talk among themselves, at any time; the
+  living never read it.
+
+The server picks the channel from the sender's seat and the game; a client cannot name
+one. Lines are stored with the game (``chat`` of the store) and resent on rejoin, each
+to whoever may read it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from lupus.engine.model import LEADER
+from lupus.families import family_of
+from lupus.server.clients import Client
+from lupus.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from lupus.server.rooms import Room
+
+HISTORY: Final = 200
+"""Lines of chat resent to a client that (re)joins."""
+
+
+def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
+    """The channel ``client`` speaks on now and the seats that read it (None: every
+    seat and spectator, as the channel says); ProtocolError ``muted`` if none."""
+    game, seat = room.game, client.seat
+    if game is None or room.status != "playing" or seat == LEADER:
+        return "all", None
+    if seat is None or not game.alive[seat]:
+        return "dead", None
+    if game.phase != "night":
+        return "day", None
+    awake = family_of(game.rulebook).awake_together(game)
+    if seat in awake:
+        return "pack", sorted(awake)
+    raise ProtocolError("muted", "at night you sleep: no talking")
+
+
+def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
+    seat, kind = client.seat, line["channel"]
+    if seat == LEADER or kind in ("all", "day"):
+        return True
+    if kind == "pack":
+        seats = line["seats"]
+        return isinstance(seats, list) and seat in seats
+    game = room.game  # "dead": the dead and the spectators
+    return seat is None or (game is not None and not game.alive[seat])
+
+
+def post(room: Room, client: Client, text: str) -> None:
+    if room.settings.mode == "leader" and client.seat != LEADER:
+        raise ProtocolError("muted", "this table talks around the table")
+    kind, seats = channel(room, client)
+    seat = client.seat
+    name = None
+    if seat is not None and seat >= 0:
+        held = room.seats[seat]
+        name = held.name if held is not None else None
+    line: dict[str, object] = {
+        "type": "chat",
+        "channel": kind,
+        "seat": seat if seat is not None and seat >= 0 else None,
+        "from": name,
+        "text": text,
+        "time": round(room.clock(), 3),
+        "seats": seats,
+    }
+    room.store_chat(line)
+    for other in list(room.clients):
+        if readable(room, other, line):
+            other.send(shown(line))
+
+
+def shown(line: dict[str, object]) -> dict[str, object]:
+    """A line as a client receives it (who else reads a pack line is not said)."""
+    return {key: value for key, value in line.items() if key != "seats"}
+
+
+def history(room: Room, client: Client) -> None:
+    lines = [shown(line) for line in room.chat_log if readable(room, client, line)]
+    for line in lines[-HISTORY:]:
+        client.send(line)

@@ -1,0 +1,138 @@
+"""One connected client: what it is (a seat, the game leader, a spectator), what it was
+sent already, and its queue of outgoing messages.
+
+A client is sent only what changed: the lobby when it changes, and from its view the
+events it has not had yet (as data and as sentences in its language), with its prompts
+as they are now. A client that rejoins starts from nothing and is sent its whole view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Final
+
+from lupus.engine.event_json import to_json as event_json
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Prompt
+from lupus.engine.views import View
+from lupus.narration import Narrator
+from lupus.server.protocol import Code
+
+QUEUE: Final = 256
+"""Messages a client may have waiting; a client that reads slower is dropped (it will
+rejoin and be sent its whole view)."""
+
+
+class Bucket:
+    """A rate limit: ``burst`` at once, then ``rate`` a second on average."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.allowance = burst
+        self.checked = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+MESSAGES: Final = (60.0, 20.0)
+"""Any message: 60 at once, 20 a second (a flood, not a fast player, is refused)."""
+
+CHAT: Final = (5.0, 1.0)
+"""Chat lines: 5 at once, one a second."""
+
+
+class Client:
+    """A connection (see the module docstring)."""
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.seat: int | None = None  # a seat, LEADER, or None: a spectator
+        self.host = False
+        self.lang = lang
+        self.room: object = None  # the Room it joined (set by the room's owner)
+        self.closed = False
+        self._lobby: dict[str, object] | None = None
+        self._game: str | None = None
+        self._sent = 0  # events of the current game already sent
+        self._state: tuple[int, tuple[Prompt, ...], bool] | None = None
+        self._narrator: Narrator | None = None
+        self.messages = Bucket(*MESSAGES)
+        self.chat = Bucket(*CHAT)
+
+    # ------------------------------------------------------------------ out
+    def send(self, message: dict[str, object]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, ensure_ascii=False))
+        except asyncio.QueueFull:
+            self.close()
+
+    def send_error(self, code: Code, message: str, ref: int | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, "id": ref})
+
+    def close(self) -> None:
+        """Stop sending; the connection's writer ends the socket."""
+        if not self.closed:
+            self.closed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def new_game(self) -> None:
+        self._game, self._sent, self._state, self._narrator = None, 0, None, None
+
+    def send_lobby(self, lobby: dict[str, object]) -> None:
+        if lobby != self._lobby:
+            self._lobby = lobby
+            self.send(lobby)
+
+    def send_view(self, game: Game, view: View, game_id: str, waited: bool) -> None:
+        """The view's news since the last one sent, if anything changed for this client."""
+        if self._game != game_id or self._narrator is None:
+            self._game, self._sent, self._state = game_id, 0, None
+            self._narrator = Narrator(game.rulebook, game.names, self.lang)
+        state = (view.state_id, view.prompts, waited)
+        if state == self._state:
+            return
+        self._state = state
+        narrator = self._narrator
+        events = view.events
+        new = events[self._sent :]
+        start, self._sent = self._sent, len(events)
+        self.send(
+            {
+                "type": "view",
+                "game": game_id,
+                "seat": None if view.seat < LEADER else view.seat,
+                "phase": view.phase,
+                "number": view.number,
+                "state_id": view.state_id,
+                "finished": view.finished,
+                "waiting": waited,
+                "from": start,
+                "events": [event_json(event) for event in new],
+                "lines": narrator.story(new, view.seat),
+                "prompts": [
+                    {
+                        "verb": prompt.verb,
+                        "unordered": prompt.unordered,
+                        "choices": [
+                            {"args": list(args), "label": narrator.choice(prompt.verb, args)}
+                            for args in prompt.choices
+                        ],
+                    }
+                    for prompt in view.prompts
+                ],
+                "deadline": None,
+            }
+        )

@@ -1,0 +1,227 @@
+"""Every room of a server, and the dispatch of what clients send to them.
+
+``Hub.handle`` is the one way in for a client's message: its size, its JSON, its shape
+(``lupus.server.protocol``) and its sender's rights are checked in that order, and any
+refusal is an ``error`` to that client alone, with nothing changed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from lupus.engine.model import LEADER
+from lupus.server.chat import post
+from lupus.server.clients import Client
+from lupus.server.protocol import (
+    CLIENT,
+    HOST_ONLY,
+    MAX_FRAME,
+    VERSION,
+    Act,
+    AddBot,
+    Again,
+    Chat,
+    Close,
+    HandOver,
+    Join,
+    Kick,
+    Ping,
+    ProtocolError,
+    Rejoin,
+    Start,
+    Swap,
+    Watch,
+)
+from lupus.server.rooms import Room, Schedule, digest, new_code
+from lupus.server.settings import RoomSettings, check_settings
+from lupus.server.store import Store
+
+log = logging.getLogger("lupus.server")
+
+
+class Hub:
+    """The rooms of one server process, kept in memory and in the store."""
+
+    def __init__(
+        self, store: Store, schedule: Schedule, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
+        self.schedule = schedule
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+
+    # ------------------------------------------------------------------ rooms
+    def create(self, settings: RoomSettings) -> tuple[Room, str, int | None]:
+        """A new room; its host's token (given once) and seat. ValueError: refused."""
+        problem = check_settings(settings)
+        if problem is not None:
+            raise ValueError(problem)
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        room = Room(code, settings, self.store, self.schedule, self.clock)
+        token, seat = room.create_host()
+        self.rooms[code] = room
+        log.info("room %s: opened (%s, %d players)", code, settings.rules, settings.players)
+        return room, token, seat
+
+    def restore(self) -> int:
+        """Reload every open room from the store (at start); how many."""
+        for record in self.store.open_rooms():
+            try:
+                room = Room.restore(
+                    record.code, record.state, record.game, self.store, self.schedule, self.clock
+                )
+            except Exception:
+                log.exception("room %s: could not be restored", record.code)
+                continue
+            self.rooms[record.code] = room
+            room.schedule_bots()
+        log.info("restored %d rooms", len(self.rooms))
+        return len(self.rooms)
+
+    def sweep(self) -> None:
+        """Drop the rooms nobody used for their ``expire_after`` (finished, or left)."""
+        now = self.clock()
+        for code, room in list(self.rooms.items()):
+            idle = now - room.updated
+            if not room.clients and idle > room.settings.expire_after:
+                self.store.drop_room(code)
+                del self.rooms[code]
+                log.info("room %s: expired", code)
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper())
+        if room is None:
+            raise ProtocolError("unknown_room", "there is no room with that code")
+        return room
+
+    # ------------------------------------------------------------------ messages
+    def handle(self, client: Client, raw: str | bytes) -> None:
+        """One message from a client (see the module docstring)."""
+        ref: int | None = None
+        try:
+            if len(raw) > MAX_FRAME:
+                raise ProtocolError("too_long", f"a message is at most {MAX_FRAME} bytes")
+            try:
+                data = json.loads(raw)
+            except ValueError as exc:
+                raise ProtocolError("malformed", "that is not JSON") from exc
+            if isinstance(data, dict) and type(data.get("id")) is int:
+                ref = data["id"]
+            if not client.messages.take():
+                raise ProtocolError("slow_down", "too many messages: wait a moment")
+            try:
+                message = CLIENT.validate_python(data)
+            except ValidationError as exc:
+                raise ProtocolError("malformed", explain(exc)) from exc
+            self.dispatch(client, message)
+        except ProtocolError as exc:
+            client.send_error(exc.code, exc.message, ref)
+        except Exception:
+            log.exception("a message failed")
+            client.send_error("internal", "the server failed on that; nothing changed", ref)
+
+    def dispatch(self, client: Client, message: Any) -> None:
+        if isinstance(message, Ping):
+            client.send({"type": "pong", "id": message.id})
+            return
+        if isinstance(message, Join | Rejoin | Watch):
+            self.enter(client, message)
+            return
+        room = client.room
+        if not isinstance(room, Room):
+            raise ProtocolError("not_joined", "join a room first")
+        if isinstance(message, HOST_ONLY) and not client.host:
+            raise ProtocolError("not_host", "only the host may do that")
+        if isinstance(message, Act):
+            actor = client.seat
+            if message.seat is not None:
+                if actor != LEADER:
+                    raise ProtocolError("not_allowed", "only a game leader acts for a seat")
+                actor = message.seat
+            if actor is None:
+                raise ProtocolError("not_allowed", "spectators watch")
+            room.submit(actor, message.verb, list(message.args), message.state_id)
+        elif isinstance(message, Close):
+            if not client.host:
+                raise ProtocolError("not_host", "only the host may close a step")
+            game = room.game
+            seat = client.seat
+            current = None
+            if game is not None:
+                if seat is None or seat == LEADER:
+                    current = game.state_id if seat == LEADER else game.public_view().state_id
+                else:
+                    current = game.view(seat).state_id
+            if current is not None and message.state_id != current:
+                raise ProtocolError("stale", "the game moved on: look again")
+            room.close_step()
+        elif isinstance(message, Chat):
+            if not client.chat.take():
+                raise ProtocolError("slow_down", "one line a second: wait a moment")
+            post(room, client, message.text)
+        elif isinstance(message, Start):
+            room.start(message.fill)
+        elif isinstance(message, AddBot):
+            room.add_bot(message.kind, message.seat)
+        elif isinstance(message, Kick):
+            room.kick(message.seat)
+        elif isinstance(message, Swap):
+            room.swap(message.seat, message.other)
+        elif isinstance(message, HandOver):
+            room.hand_over(message.seat, message.kind)
+        elif isinstance(message, Again):
+            room.again()
+        client.send({"type": "ack", "id": message.id})
+
+    def enter(self, client: Client, message: Join | Rejoin | Watch) -> None:
+        if isinstance(client.room, Room):
+            raise ProtocolError("not_allowed", "this connection is in a room already")
+        room = self.room(message.room)
+        client.lang = message.lang if message.lang in room.book.languages else room.lang
+        token: str | None = None
+        if isinstance(message, Join):
+            token, seat = room.join(message.name)
+            client.seat = seat
+        elif isinstance(message, Rejoin):
+            token = message.token
+            client.seat = room.seat_of(token)
+            client.host = room.is_host(digest(token))
+        else:
+            client.seat = None
+        client.room = room
+        room.clients.add(client)
+        client.send(
+            {
+                "type": "welcome",
+                "version": VERSION,
+                "room": room.code,
+                "seat": client.seat,
+                "host": client.host,
+                "token": token if isinstance(message, Join) else None,
+                "id": message.id,
+            }
+        )
+        room.broadcast()  # (the lobby shows who is connected)
+        room.send_chat_history(client)
+
+    def leave(self, client: Client) -> None:
+        room = client.room
+        if isinstance(room, Room):
+            room.clients.discard(client)
+            room.broadcast()
+        client.room = None
+
+
+def explain(error: ValidationError) -> str:
+    """A pydantic refusal in one sentence (its first problem)."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

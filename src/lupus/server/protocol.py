@@ -1,0 +1,170 @@
+"""The WebSocket protocol: every message a client may send, validated, and the codes
+of the errors the server answers with (``docs/protocol.md`` documents both ways).
+
+A client's message is one JSON object with a ``type``. Anything that is not exactly
+one of the messages below (an unknown type, a missing or extra field, a value of the
+wrong type, a frame too long) is refused with an ``error`` and changes nothing. The
+server never takes a seat, a name or a role from a client: a seat is what the token a
+client holds was given, and everything else is checked against the game.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+VERSION: Final = 1
+"""The protocol's version, sent in ``welcome``; a change that breaks a client bumps it."""
+
+MAX_FRAME: Final = 4096
+"""The longest message a client may send, in bytes (the longest legal one is a chat line)."""
+
+MAX_CHAT: Final = 500
+"""The longest chat line, in characters."""
+
+MAX_ARGS: Final = 8
+"""The most arguments an action may carry (the engine's longest is a pair)."""
+
+Code = Literal[
+    "malformed",  # not JSON, not an object, an unknown type, a field missing or wrong
+    "too_long",  # a frame longer than MAX_FRAME
+    "unknown_room",  # no room by that code
+    "bad_token",  # no seat holds that token
+    "not_joined",  # a message that needs a seat before join or rejoin
+    "room_full",  # every seat is taken
+    "started",  # the game has started: no joining, no seating changes
+    "bad_name",  # a name the rules refuse, or one already taken in the room
+    "not_host",  # a host command from another seat
+    "not_allowed",  # a command that makes no sense now (start an unfilled room...)
+    "stale",  # an action answering an older view than the seat's current one
+    "illegal",  # an action the rules refuse now (the engine's reason follows)
+    "muted",  # a chat line where this seat may not speak now
+    "slow_down",  # too many messages too fast
+    "internal",  # the server failed; nothing was changed
+]
+
+
+class ProtocolError(Exception):
+    """A refusal: a code a client can act on and a sentence a player understands."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code: Code = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: StrictInt | None = None
+    """Echoed in the answer (``ack`` or ``error``), so a client can match them."""
+
+
+class Join(_Message):
+    """Take a free seat of a room that has not started, under a name."""
+
+    type: Literal["join"]
+    room: StrictStr = Field(max_length=16)
+    name: StrictStr = Field(max_length=64)
+    lang: StrictStr | None = Field(default=None, max_length=8)
+
+
+class Rejoin(_Message):
+    """Come back to one's seat (or the host's place) with the token given at join."""
+
+    type: Literal["rejoin"]
+    room: StrictStr = Field(max_length=16)
+    token: StrictStr = Field(max_length=64)
+    lang: StrictStr | None = Field(default=None, max_length=8)
+
+
+class Watch(_Message):
+    """Watch a room as a spectator: the public view, the spectators' chat."""
+
+    type: Literal["watch"]
+    room: StrictStr = Field(max_length=16)
+    lang: StrictStr | None = Field(default=None, max_length=8)
+
+
+class Act(_Message):
+    """Answer one of the seat's prompts. ``state_id`` is the view's it answers: a stale
+    one is refused. ``seat`` is only for a game leader submitting a player's choice."""
+
+    type: Literal["act"]
+    verb: StrictStr = Field(max_length=32)
+    args: list[StrictInt | StrictStr] = Field(default_factory=list, max_length=MAX_ARGS)
+    state_id: StrictInt
+    seat: StrictInt | None = None
+
+
+class Chat(_Message):
+    """Say something on the channel the seat may speak on now (the server picks it)."""
+
+    type: Literal["chat"]
+    text: StrictStr = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class Start(_Message):
+    """Host: deal and start; ``fill`` puts bots of that kind in the empty seats."""
+
+    type: Literal["start"]
+    fill: Literal["random", "heuristic"] | None = None
+
+
+class AddBot(_Message):
+    """Host: a bot in a seat (the first free one, if ``seat`` is not given)."""
+
+    type: Literal["add_bot"]
+    kind: Literal["random", "heuristic"] = "heuristic"
+    seat: StrictInt | None = None
+
+
+class Kick(_Message):
+    """Host: free a seat before the start (its token stops working)."""
+
+    type: Literal["kick"]
+    seat: StrictInt
+
+
+class Swap(_Message):
+    """Host: exchange two seats before the start (the table's order is the seats')."""
+
+    type: Literal["swap"]
+    seat: StrictInt
+    other: StrictInt
+
+
+class HandOver(_Message):
+    """Host: a bot plays a seat from now on (``kind``), or its player again (None)."""
+
+    type: Literal["hand_over"]
+    seat: StrictInt
+    kind: Literal["random", "heuristic"] | None = "heuristic"
+
+
+class Close(_Message):
+    """Host (or game leader): close the open step, as a timer running out does."""
+
+    type: Literal["close"]
+    state_id: StrictInt
+
+
+class Again(_Message):
+    """Host: after the end, a new game with the same people and settings."""
+
+    type: Literal["again"]
+
+
+Entering = Join | Rejoin | Watch
+Playing = Act | Chat | Ping | Close
+Hosting = Start | AddBot | Kick | Swap | HandOver | Again
+ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
+
+CLIENT: Final = TypeAdapter(ClientMessage)
+
+HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again)

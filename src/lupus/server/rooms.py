@@ -1,0 +1,523 @@
+"""A room: its seats, its game, its chat, and everyone connected to it.
+
+The room is the game master. It owns one ``Game`` at a time and is the only thing that
+applies actions to it, people's and bots' alike, through one path (``submit``): the
+client's state id is checked, the engine checks the action, the store commits it, and
+only then does anyone hear of it. Everything here runs on the server's event loop and
+never awaits, so each change is atomic; what goes out to a client is put on its queue.
+
+What a client receives is computed from the engine's view of its seat (the leader's
+for a game leader, the public view for a spectator), never from the game itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Final
+
+from lupus.bots.base import Bot
+from lupus.bots.kinds import make_bot
+from lupus.engine.errors import IllegalAction, LupusError
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action
+from lupus.engine.names import checked_names, name_key
+from lupus.engine.views import View
+from lupus.families import deal as random_deal
+from lupus.families import family_of, load, set_up
+from lupus.scenario import parse
+from lupus.scenario import setup as scenario_setup
+from lupus.server import chat
+from lupus.server.clients import Client
+from lupus.server.protocol import ProtocolError
+from lupus.server.settings import RoomSettings
+from lupus.server.store import GameRecord, Store
+
+log = logging.getLogger("lupus.server")
+
+Schedule = Callable[[float, Callable[[], None]], Any]
+"""``loop.call_later``: run a function after a delay (bots' moves, timers)."""
+
+CODE_LETTERS: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes avoid letters read two ways (I and 1, O and 0, L)."""
+
+
+def new_code(length: int = 5) -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(length))
+
+
+def new_token() -> tuple[str, str]:
+    """An unguessable token and its digest (only the digest is kept or stored)."""
+    token = secrets.token_urlsafe(24)
+    return token, digest(token)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Seat:
+    """A seat at the table: who sits in it (a person's name, or a bot's), the digest of
+    its token, and which bot plays it when one does."""
+
+    def __init__(self, name: str, token: str | None, bot: str | None = None) -> None:
+        self.name = name
+        self.token = token  # digest; None for a seat no person ever held (a bot's)
+        self.bot = bot
+
+    def to_state(self) -> dict[str, object]:
+        return {"name": self.name, "token": self.token, "bot": self.bot}
+
+    @staticmethod
+    def from_state(data: dict[str, Any]) -> Seat:
+        return Seat(str(data["name"]), data.get("token"), data.get("bot"))
+
+
+class Room:
+    """One room (see the module docstring)."""
+
+    def __init__(
+        self,
+        code: str,
+        settings: RoomSettings,
+        store: Store,
+        schedule: Schedule,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.code = code
+        self.settings = settings
+        self.book = load(settings.rules)
+        self.lang = settings.lang or self.book.language
+        self.store = store
+        self.schedule = schedule
+        self.clock = clock
+        self.seats: list[Seat | None] = [None] * settings.players
+        self.host_token: str | None = None  # digest
+        self.host_seat: int | None = None
+        self.status = "lobby"  # then "playing", "finished"
+        self.number = 0  # games played in this room
+        self.game: Game | None = None
+        self.game_id: str | None = None
+        self.games: list[str] = []  # ids of the room's games, oldest first
+        self.chat_log: list[dict[str, object]] = []  # the current game's (or the lobby's)
+        self.clients: set[Client] = set()
+        self.bots: dict[int, Bot] = {}
+        self.bot_rng = random.Random(secrets.randbits(64))
+        self.pending: set[int] = set()  # seats whose bot will move
+        self.step_actions = 0  # actions in the current step (a bots' stalemate)
+        self.step_seen: object = None
+        self.updated = clock()
+        if settings.mode == "leader":
+            assert settings.names is not None
+            no_dot = family_of(self.book).names_without_dot
+            for seat, name in enumerate(checked_names(self.book, settings.names, no_dot)):
+                self.seats[seat] = Seat(name, None)
+
+    # ------------------------------------------------------------------ identity
+    def create_host(self) -> tuple[str, int | None]:
+        """The host's token (and seat, when he plays): given once, at creation."""
+        token, kept = new_token()
+        self.host_token = kept
+        if self.settings.mode == "players" and self.settings.host_name is not None:
+            self.host_seat = self.take_seat(self.settings.host_name, kept)
+        self.save()
+        return token, self.host_seat
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds (LEADER for a game leader's), or ProtocolError."""
+        kept = digest(token)
+        if kept == self.host_token:
+            return LEADER if self.settings.mode == "leader" else self.host_seat
+        for number, seat in enumerate(self.seats):
+            if (
+                seat is not None
+                and seat.token is not None
+                and secrets.compare_digest(seat.token, kept)
+            ):
+                return number
+        raise ProtocolError("bad_token", "that token holds no seat in this room")
+
+    def is_host(self, token_digest: str) -> bool:
+        return self.host_token is not None and secrets.compare_digest(token_digest, self.host_token)
+
+    # ------------------------------------------------------------------ the lobby
+    def take_seat(self, name: str, kept: str) -> int:
+        if self.status != "lobby":
+            raise ProtocolError("started", "the game has started: you may watch it")
+        free = [n for n, seat in enumerate(self.seats) if seat is None]
+        if not free:
+            raise ProtocolError("room_full", "every seat is taken")
+        self.check_name(name)
+        self.seats[free[0]] = Seat(name, kept)
+        return free[0]
+
+    def check_name(self, name: str) -> None:
+        taken = [seat.name for seat in self.seats if seat is not None]
+        if any(name_key(other) == name_key(name) for other in taken):
+            raise ProtocolError("bad_name", "that name is taken in this room")
+        no_dot = family_of(self.book).names_without_dot
+        try:
+            checked_names(self.book, [*taken, name], no_dot, whole=False)
+        except LupusError as exc:
+            raise ProtocolError(
+                "bad_name", str(exc).replace(f"player {len(taken) + 1}'s ", "")
+            ) from exc
+
+    def join(self, name: str) -> tuple[str, int]:
+        token, kept = new_token()
+        seat = self.take_seat(name, kept)
+        log.info("room %s: seat %d joined", self.code, seat)
+        self.changed_lobby()
+        return token, seat
+
+    def bot_name(self, seat: int) -> str:
+        template = self.book.text.get(self.lang, {}).get("bot_name") or "Bot {number}"
+        name = template.format(number=seat + 1)
+        taken = {name_key(s.name) for s in self.seats if s is not None}
+        while name_key(name) in taken:
+            name += "'"
+        return name
+
+    def add_bot(self, kind: str, seat: int | None) -> None:
+        self.in_lobby()
+        if seat is None:
+            free = [n for n, s in enumerate(self.seats) if s is None]
+            if not free:
+                raise ProtocolError("room_full", "every seat is taken")
+            seat = free[0]
+        self.check_seat_number(seat)
+        if self.seats[seat] is not None:
+            raise ProtocolError("not_allowed", f"seat {seat + 1} is taken")
+        self.seats[seat] = Seat(self.bot_name(seat), None, kind)
+        self.changed_lobby()
+
+    def kick(self, seat: int) -> None:
+        self.in_lobby()
+        self.check_seat_number(seat)
+        if seat == self.host_seat:
+            raise ProtocolError("not_allowed", "the host keeps his seat")
+        self.seats[seat] = None
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send_error("bad_token", "the host gave your seat away")
+                client.seat = None
+                client.close()
+        self.changed_lobby()
+
+    def swap(self, seat: int, other: int) -> None:
+        self.in_lobby()
+        self.check_seat_number(seat)
+        self.check_seat_number(other)
+        seats = self.seats
+        seats[seat], seats[other] = seats[other], seats[seat]
+        if self.host_seat in (seat, other):
+            self.host_seat = other if self.host_seat == seat else seat
+        for client in self.clients:
+            if client.seat in (seat, other):
+                client.seat = other if client.seat == seat else seat
+        self.changed_lobby()
+
+    def hand_over(self, seat: int, kind: str | None) -> None:
+        """A bot plays a person's seat (he left), or the person again."""
+        self.check_seat_number(seat)
+        held = self.seats[seat]
+        if held is None or held.token is None:
+            raise ProtocolError("not_allowed", "only a person's seat is handed over")
+        held.bot = kind
+        if kind is None:
+            self.bots.pop(seat, None)
+        self.save()
+        self.broadcast()
+
+    def in_lobby(self) -> None:
+        if self.status != "lobby":
+            raise ProtocolError("started", "the game has started")
+
+    def check_seat_number(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError("not_allowed", f"there is no seat {seat + 1}")
+
+    def changed_lobby(self) -> None:
+        self.save()
+        self.broadcast()
+
+    # ------------------------------------------------------------------ games
+    def start(self, fill: str | None = None) -> None:
+        if self.status == "playing":
+            raise ProtocolError("started", "the game has started")
+        if fill is not None:
+            for seat, held in enumerate(self.seats):
+                if held is None:
+                    self.seats[seat] = Seat(self.bot_name(seat), None, fill)
+        if any(seat is None for seat in self.seats):
+            raise ProtocolError("not_allowed", "a seat is empty: fill it with a bot first")
+        names = [seat.name for seat in self.seats if seat is not None]
+        book = self.book
+        rng = random.Random(secrets.randbits(64))
+        try:
+            dealt = random_deal(
+                book, len(names), self.settings.counts(), rng, self.settings.options
+            )
+            game = set_up(book, names, dealt, dict(self.settings.options), secrets.randbits(63))
+        except LupusError as exc:
+            raise ProtocolError("not_allowed", str(exc)) from exc
+        self.number += 1
+        game_id = f"{self.code}-{self.number}-{secrets.token_hex(4)}"
+        header = game.to_scenario()
+        header.pop("actions", None)
+        self.store.start_game(self.code, game_id, self.number, header, self.clock())
+        self.begin(game, game_id)
+        self.save()
+        log.info(
+            "room %s: game %s started (%s, %d players)", self.code, game_id, book.id, len(names)
+        )
+        self.after_change()
+
+    def begin(self, game: Game, game_id: str) -> None:
+        self.game, self.game_id = game, game_id
+        self.games.append(game_id)
+        self.status = "finished" if game.finished else "playing"
+        self.chat_log = []
+        self.bots = {}
+        self.pending = set()
+        for client in self.clients:
+            client.new_game()
+
+    def again(self) -> None:
+        if self.status != "finished":
+            raise ProtocolError("not_allowed", "the game is not over")
+        self.status = "lobby"
+        self.start()
+
+    def submit(self, actor: int, verb: str, args: list[int | str], state_id: int) -> None:
+        """Apply an action for ``actor`` (a seat, or LEADER) answering the view whose
+        state id is ``state_id``; committed before anyone hears of it."""
+        game = self.game
+        if game is None or self.status != "playing":
+            raise ProtocolError("not_allowed", "no game is being played")
+        current = game.state_id if actor == LEADER else game.view(actor).state_id
+        if state_id != current:
+            raise ProtocolError("stale", "the game moved on: look again and choose again")
+        try:
+            game.apply(Action.of(actor, verb, tuple(args)))
+        except IllegalAction as exc:
+            raise ProtocolError("illegal", str(exc)) from exc
+        self.record(game)
+        self.after_change()
+
+    def close_step(self) -> None:
+        """The leader closes the open step (a timer, the host, a bots' stalemate)."""
+        game = self.game
+        if game is None or self.status != "playing":
+            raise ProtocolError("not_allowed", "no game is being played")
+        game.apply(Action(LEADER, "close"))
+        self.record(game)
+        self.after_change()
+
+    def record(self, game: Game) -> None:
+        """Commit the action just applied; if the store fails, the room is rebuilt from
+        what the store holds, so that the game and its log never differ."""
+        action = game.history[-1]
+        assert self.game_id is not None
+        try:
+            self.store.append_action(
+                self.game_id, len(game.history) - 1, [action.actor, action.verb, list(action.args)]
+            )
+            if game.finished:
+                self.store.finish_game(self.game_id, self.clock())
+        except Exception as exc:
+            log.exception("room %s: the store refused an action; replaying", self.code)
+            game.history.pop()
+            self.game = replayed(game.to_scenario(), [])
+            for done in game.history:
+                self.game.apply(done)
+            raise ProtocolError("internal", "the server could not save that: try again") from exc
+        if game.finished:
+            self.status = "finished"
+            self.save()
+            log.info("room %s: game %s over", self.code, self.game_id)
+
+    # ------------------------------------------------------------------ after a change
+    def after_change(self) -> None:
+        self.updated = self.clock()
+        self.broadcast()
+        self.schedule_bots()
+
+    def broadcast(self) -> None:
+        for client in list(self.clients):
+            self.update(client)
+
+    def update(self, client: Client) -> None:
+        """Send a client what changed for it: the lobby, or its view."""
+        client.send_lobby(self.lobby())
+        game = self.game
+        if game is None:
+            return
+        seat = client.seat
+        waited = seat is not None and seat >= 0 and seat in game.waiting()
+        client.send_view(game, self.view_for(client), self.game_id or "", waited)
+
+    def view_for(self, client: Client) -> View:
+        game = self.game
+        assert game is not None
+        if client.seat is None:
+            return game.public_view()
+        return game.view(client.seat)
+
+    def lobby(self) -> dict[str, object]:
+        connected = {client.seat for client in self.clients}
+        return {
+            "type": "lobby",
+            "room": self.code,
+            "rules": self.book.id,
+            "mode": self.settings.mode,
+            "players": self.settings.players,
+            "composition": self.settings.counts(),
+            "options": dict(self.settings.options),
+            "lang": self.lang,
+            "status": self.status,
+            "number": self.number,
+            "game": self.game_id,
+            "host_seat": self.host_seat,
+            "seats": [
+                None
+                if seat is None
+                else {
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "connected": number in connected,
+                }
+                for number, seat in enumerate(self.seats)
+            ],
+        }
+
+    # ------------------------------------------------------------------ bots
+    def schedule_bots(self) -> None:
+        """After a change: each bot the game waits for moves after the room's delay, and
+        a step nobody can move on is closed (see ``may_close``)."""
+        game = self.game
+        if game is None or self.status != "playing":
+            return
+        if game.step is not self.step_seen:
+            self.step_seen, self.step_actions = game.step, 0
+        else:
+            self.step_actions += 1
+        waiting = game.waiting()
+        humans_waited = False
+        for seat in waiting:
+            held = self.seats[seat]
+            if held is None or held.bot is None:
+                humans_waited = True
+            elif seat not in self.pending:
+                self.pending.add(seat)
+                self.schedule(self.settings.bot_delay, partial(self.bot_move, seat))
+        stalled = self.step_actions > 4 * game.n
+        if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
+            self.schedule(self.settings.bot_delay, partial(self.auto_close, game.state_id))
+
+    def may_close(self, stalled: bool) -> bool:
+        """Whether the room may close a step itself: nobody is waited for and no
+        person could move the day on (all living seats are bots), or the bots keep
+        reopening it (a mafia of bots that cannot agree)."""
+        game = self.game
+        assert game is not None
+        if stalled:
+            return True
+        timers = self.settings.timers
+        if any(value is not None for value in timers.model_dump().values()):
+            return False  # the timers close steps
+        return all((held := self.seats[s]) is not None and held.bot for s in game.living)
+
+    def auto_close(self, state: int) -> None:
+        game = self.game
+        if game is None or self.status != "playing" or game.state_id != state:
+            return
+        try:
+            self.close_step()
+        except ProtocolError as exc:
+            log.warning("room %s: closing failed: %s", self.code, exc.message)
+
+    def bot_move(self, seat: int) -> None:
+        """A bot's decision, from its seat's view, through the same path as a person's."""
+        self.pending.discard(seat)
+        game = self.game
+        held = self.seats[seat]
+        if game is None or self.status != "playing" or held is None or held.bot is None:
+            return
+        if seat not in game.waiting():
+            return
+        view = game.view(seat)
+        if not view.prompts:
+            return
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self.bots[seat] = make_bot(held.bot, self.book.id)
+        action = bot.act(view, self.bot_rng)
+        try:
+            self.submit(seat, action.verb, list(action.args), view.state_id)
+        except ProtocolError as exc:
+            log.warning("room %s: bot at seat %d refused: %s", self.code, seat, exc.message)
+
+    # ------------------------------------------------------------------ chat
+    def store_chat(self, line: dict[str, object]) -> None:
+        """Keep a chat line with the game (before the first one, with the lobby)."""
+        kept_with = self.game_id or f"{self.code}-lobby"
+        self.store.append_chat(kept_with, len(self.chat_log), line)
+        self.chat_log.append(line)
+
+    def send_chat_history(self, client: Client) -> None:
+        chat.history(self, client)
+
+    # ------------------------------------------------------------------ storage
+    def to_state(self) -> dict[str, object]:
+        return {
+            "settings": self.settings.model_dump(),
+            "seats": [None if seat is None else seat.to_state() for seat in self.seats],
+            "host_token": self.host_token,
+            "host_seat": self.host_seat,
+            "status": self.status,
+            "number": self.number,
+            "games": list(self.games),
+        }
+
+    def save(self) -> None:
+        self.updated = self.clock()
+        self.store.save_room(self.code, self.to_state(), self.updated)
+
+    @staticmethod
+    def restore(
+        code: str,
+        state: dict[str, Any],
+        game: GameRecord | None,
+        store: Store,
+        schedule: Schedule,
+        clock: Callable[[], float] = time.time,
+    ) -> Room:
+        """A room as the store kept it, its game replayed action by action."""
+        room = Room(code, RoomSettings.model_validate(state["settings"]), store, schedule, clock)
+        room.seats = [None if s is None else Seat.from_state(s) for s in state["seats"]]
+        room.host_token = state["host_token"]
+        room.host_seat = state["host_seat"]
+        room.number = int(state["number"])
+        room.games = list(state.get("games", []))
+        room.status = "lobby" if game is None else state["status"]
+        if game is not None:
+            played = replayed(game.header, game.actions)
+            room.games = [g for g in room.games if g != game.id]
+            room.begin(played, game.id)
+            room.chat_log = list(game.chat)
+        return room
+
+
+def replayed(header: dict[str, object], actions: list[list[object]]) -> Game:
+    """A stored game: its setup, then every stored action applied again."""
+    game = scenario_setup(parse({**header, "actions": []}, "stored game"))
+    for actor, verb, args in actions:
+        assert isinstance(actor, int) and isinstance(verb, str) and isinstance(args, list)
+        game.apply(Action(actor, verb, tuple(args)))
+    return game

@@ -1,0 +1,35 @@
+"""Running the server: uvicorn around the application, logs, and a clean stop.
+
+uvicorn stops on SIGTERM and SIGINT by running the application's shutdown, which
+closes every connection and the store; every accepted action was committed already.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import uvicorn
+
+from lupus.server.app import create_app
+from lupus.server.protocol import MAX_FRAME
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+
+
+def run(host: str, port: int, database: Path, log_level: str = "info") -> None:
+    logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
+    app = create_app(database)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    print(f"lupus: serving on http://{shown}:{port}/ (games kept in {database})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=16 * MAX_FRAME,  # larger frames are cut off by uvicorn itself
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=5,
+        access_log=False,
+    )

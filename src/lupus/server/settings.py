@@ -1,0 +1,91 @@
+"""What a host chooses when he opens a room, checked before any room exists.
+
+Everything is checked against the rulebook and the engine at creation, so that a room
+never holds a table its rules refuse: the composition (the recommended one by default)
+is dealt once on trial, and the engine's own message explains a refusal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+from lupus.engine.deal import composition
+from lupus.engine.errors import LupusError
+from lupus.engine.names import checked_names
+from lupus.engine.options import resolve_options
+from lupus.families import deal, family_of, load
+from lupus.rulebooks import available
+
+Bound = Literal["random", "heuristic"]
+
+STEP_KINDS = ("night", "day", "vote", "last_words")
+"""The kinds of steps a room may time (see ``lupus.server.timers``)."""
+
+
+class Timers(BaseModel):
+    """Seconds per kind of step; a kind left out (or None) has no timer: the host
+    closes it. A night step lasts its full time whoever holds its card (fair timing)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    night: float | None = Field(default=None, gt=0, le=3600)
+    day: float | None = Field(default=None, gt=0, le=7200)
+    vote: float | None = Field(default=None, gt=0, le=3600)
+    last_words: float | None = Field(default=None, gt=0, le=3600)
+
+
+class RoomSettings(BaseModel):
+    """A new room, as the host asks for it (``POST /api/rooms``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: StrictStr = Field(max_length=40)
+    players: StrictInt = Field(ge=2, le=40)
+    composition: dict[StrictStr, StrictInt] | None = None
+    options: dict[StrictStr, StrictBool | StrictInt | StrictFloat | StrictStr] = Field(
+        default_factory=dict
+    )
+    lang: StrictStr | None = Field(default=None, max_length=8)
+    mode: Literal["players", "leader"] = "players"
+    host_name: StrictStr | None = Field(default=None, max_length=64)
+    names: list[StrictStr] | None = Field(default=None, max_length=40)
+    timers: Timers = Field(default_factory=Timers)
+    bot_delay: float = Field(default=1.5, ge=0, le=30)
+    expire_after: float = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600)
+
+    def counts(self) -> dict[str, int]:
+        """The composition to deal: the host's, or the rulebook's recommended one."""
+        if self.composition is not None:
+            return dict(self.composition)
+        return composition(load(self.rules), self.players)
+
+
+def check_settings(settings: RoomSettings) -> str | None:
+    """Why the engine refuses this table (a sentence for the host), or None."""
+    if settings.rules not in available():
+        return f"there is no rulebook {settings.rules!r} (rulebooks: {', '.join(available())})"
+    book = load(settings.rules)
+    if not book.min_players <= settings.players <= book.max_players:
+        return (
+            f"{book.id} is played by {book.min_players} to {book.max_players} players, "
+            f"not {settings.players}"
+        )
+    if settings.lang is not None and settings.lang not in book.languages:
+        return f"{book.id} is written in {', '.join(book.languages)}, not {settings.lang!r}"
+    if settings.mode == "leader":
+        if settings.names is None or len(settings.names) != settings.players:
+            return f"a game-leader room names its {settings.players} players at creation"
+    elif settings.names is not None:
+        return "only a game-leader room names its players at creation"
+    try:
+        if settings.names is not None:
+            checked_names(book, settings.names, family_of(book).names_without_dot)
+        options = resolve_options(book, settings.options)
+        # A trial deal: the engine's own checks (minimum, unique cards, the Thief's...).
+        deal(book, settings.players, settings.counts(), random.Random(0), options)
+    except (LupusError, ValueError) as exc:
+        return str(exc)
+    return None

@@ -1,0 +1,204 @@
+"""A real lupus server for the tests, and clients that talk to it over the wire.
+
+``Server`` runs ``python -m lupus serve`` in a subprocess on a free loopback port with
+its own database file (so a test can kill it with SIGKILL and start it again on the
+same file). ``Player`` is a WebSocket client that keeps the frames it received, merges
+its views as a browser would, and answers its prompts at random.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``lupus serve`` in a subprocess (see the module docstring)."""
+
+    def __init__(self, database: Path, port: int | None = None) -> None:
+        self.database = database
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = database.with_suffix(f".{self.port}.log")
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> Server:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        command = [sys.executable, "-m", "lupus", "serve", "--port", str(self.port)]
+        command += ["--database", str(self.database), "--log-level", "warning"]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: nothing is flushed, nothing is closed."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> int:
+        """SIGTERM, the graceful stop; its exit status."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        return int(self.process.returncode)
+
+    def create(self, **settings: Any) -> dict[str, Any]:
+        answer = httpx.post(f"{self.http}/api/rooms", json=settings, timeout=10)
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+
+@contextlib.contextmanager
+def running(database: Path) -> Iterator[Server]:
+    server = Server(database).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Player:
+    """One WebSocket client (see the module docstring)."""
+
+    def __init__(self, server: Server, rng: random.Random | None = None) -> None:
+        self.server = server
+        self.rng = rng or random.Random(0)
+        self.socket: Any = None
+        self.frames: list[dict[str, Any]] = []  # every frame received, in order
+        self.events: list[dict[str, Any]] = []  # the merged view's events
+        self.lines: list[str] = []
+        self.view: dict[str, Any] | None = None  # the latest view message
+        self.lobby: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.next_id = 0
+        self.acked: list[dict[str, Any]] = []  # the actions the server acknowledged
+
+    async def connect(self) -> Player:
+        self.socket = await websockets.connect(self.server.ws, max_size=2**24)
+        return self
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+
+    async def send(self, message: dict[str, Any]) -> int:
+        self.next_id += 1
+        await self.socket.send(json.dumps({**message, "id": self.next_id}))
+        return self.next_id
+
+    async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        frame = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.frames.append(frame)
+        if frame["type"] == "view":
+            if frame["from"] == 0:
+                self.events, self.lines = [], []
+            assert frame["from"] == len(self.events), "a view skipped events"
+            self.events += frame["events"]
+            self.lines += frame["lines"]
+            self.view = frame
+        elif frame["type"] == "lobby":
+            self.lobby = frame
+        elif frame["type"] == "welcome":
+            self.seat = frame["seat"]
+            self.token = frame["token"] or self.token
+        return frame
+
+    async def until(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Frames until one of ``kind`` (returned)."""
+        while True:
+            frame = await self.receive(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    async def answer(self, ref: int, timeout: float = 10.0) -> dict[str, Any]:
+        """Frames until the ``ack`` or ``error`` answering message ``ref``."""
+        while True:
+            frame = await self.receive(timeout)
+            if frame["type"] in ("ack", "error") and frame.get("id") == ref:
+                return frame
+
+    async def join(self, room: str, name: str) -> dict[str, Any]:
+        await self.send({"type": "join", "room": room, "name": name})
+        return await self.until("welcome")
+
+    async def rejoin(self, room: str, token: str) -> dict[str, Any]:
+        self.token = token
+        await self.send({"type": "rejoin", "room": room, "token": token})
+        return await self.until("welcome")
+
+    async def play(self, timeout: float = 60.0) -> None:
+        """Answer prompts at random until the game is over (a spectator just reads)."""
+        deadline = time.monotonic() + timeout
+        while self.view is None or not self.view["finished"]:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the game did not end")
+            view = self.view
+            if view is not None and view["waiting"] and view["prompts"]:
+                await self.act_randomly(view)
+            else:
+                await self.receive(deadline - time.monotonic())
+
+    async def act_randomly(self, view: dict[str, Any]) -> dict[str, Any]:
+        prompt = self.rng.choice(view["prompts"])
+        choice = self.rng.choice(prompt["choices"])
+        action = {"type": "act", "verb": prompt["verb"], "args": choice["args"]}
+        ref = await self.send({**action, "state_id": view["state_id"]})
+        reply = await self.answer(ref)
+        if reply["type"] == "ack":
+            self.acked.append(action)
+        else:
+            assert reply["code"] == "stale", reply  # a bot moved first: look again
+        return reply
+
+
+@contextlib.asynccontextmanager
+async def players(server: Server, count: int) -> AsyncIterator[list[Player]]:
+    made = [await Player(server, random.Random(n)).connect() for n in range(count)]
+    try:
+        yield made
+    finally:
+        for player in made:
+            with contextlib.suppress(Exception):
+                await player.close()

@@ -340,3 +340,46 @@ def view_of(game: Game, seat: int) -> View:
         game.outcome is not None,
         state_id,
     )
+
+
+def view_before(game: Game, seat: int, cut: int) -> View:
+    """What ``seat`` (a seat, LEADER or PUBLIC) could know just before the event at
+    place ``cut`` of the ledger: its events before it, nothing to decide.
+
+    A server holds a night's next step back this way until the step before it has
+    lasted its full time, so that nobody learns from the clock that a role is gone.
+    """
+    ledger = game.ledger
+    private: list[Event] = NO_EVENTS
+    if seat == LEADER:
+        public = ledger.all
+    else:
+        public = ledger.public
+        if seat != PUBLIC:
+            private = ledger.private[seat]
+    shown_public = public[: before(public, cut)]
+    shown_private = private[: before(private, cut)]
+    last = max(shown_public[-1:] + shown_private[-1:], key=seq_of, default=None)
+    phase, number = ("setup", 0) if last is None else (last.phase, last.number)
+    state_id = len(shown_public) + len(shown_private)
+    if seat >= 0:
+        state_id += game.acted[seat]
+    return View.of_lists(
+        seat, game.public, phase, number, shown_public, shown_private, (), False, state_id
+    )
+
+
+def before(events: list[Event], cut: int) -> int:
+    """How many of ``events`` (in ledger order) come before place ``cut``."""
+    low, high = 0, len(events)
+    while low < high:
+        middle = (low + high) // 2
+        if events[middle].seq < cut:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def seq_of(event: Event) -> int:
+    return event.seq

@@ -63,7 +63,7 @@ class Client:
         self._lobby: dict[str, object] | None = None
         self._game: str | None = None
         self._sent = 0  # events of the current game already sent
-        self._state: tuple[int, tuple[Prompt, ...], bool] | None = None
+        self._state: tuple[int, tuple[Prompt, ...], bool, float | None] | None = None
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
@@ -96,12 +96,14 @@ class Client:
             self._lobby = lobby
             self.send(lobby)
 
-    def send_view(self, game: Game, view: View, game_id: str, waited: bool) -> None:
+    def send_view(
+        self, game: Game, view: View, game_id: str, waited: bool, deadline: float | None
+    ) -> None:
         """The view's news since the last one sent, if anything changed for this client."""
         if self._game != game_id or self._narrator is None:
             self._game, self._sent, self._state = game_id, 0, None
             self._narrator = Narrator(game.rulebook, game.names, self.lang)
-        state = (view.state_id, view.prompts, waited)
+        state = (view.state_id, view.prompts, waited, deadline)
         if state == self._state:
             return
         self._state = state
@@ -133,6 +135,6 @@ class Client:
                     }
                     for prompt in view.prompts
                 ],
-                "deadline": None,
+                "deadline": None if deadline is None else round(deadline, 3),
             }
         )

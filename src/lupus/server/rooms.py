@@ -27,13 +27,13 @@ from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.engine.names import checked_names, name_key
-from lupus.engine.views import View
 from lupus.families import deal as random_deal
 from lupus.families import family_of, load, set_up
 from lupus.scenario import parse
 from lupus.scenario import setup as scenario_setup
 from lupus.server import chat
 from lupus.server.clients import Client
+from lupus.server.pacing import Pacer
 from lupus.server.protocol import ProtocolError
 from lupus.server.settings import RoomSettings
 from lupus.server.store import GameRecord, Store
@@ -111,6 +111,7 @@ class Room:
         self.pending: set[int] = set()  # seats whose bot will move
         self.step_actions = 0  # actions in the current step (a bots' stalemate)
         self.step_seen: object = None
+        self.pacer = Pacer(self)
         self.updated = clock()
         if settings.mode == "leader":
             assert settings.names is not None
@@ -258,24 +259,25 @@ class Room:
             raise ProtocolError("not_allowed", "a seat is empty: fill it with a bot first")
         names = [seat.name for seat in self.seats if seat is not None]
         book = self.book
-        rng = random.Random(secrets.randbits(64))
+        seed = self.settings.seed
+        number = self.number + 1
+        rng = random.Random(secrets.randbits(64) if seed is None else f"{seed}-{number}")
         try:
-            dealt = random_deal(
-                book, len(names), self.settings.counts(), rng, self.settings.options
-            )
-            game = set_up(book, names, dealt, dict(self.settings.options), secrets.randbits(63))
+            options = dict(self.settings.options)
+            dealt = random_deal(book, len(names), self.settings.counts(), rng, options)
+            game = set_up(book, names, dealt, options, rng.getrandbits(63))
         except LupusError as exc:
             raise ProtocolError("not_allowed", str(exc)) from exc
-        self.number += 1
-        game_id = f"{self.code}-{self.number}-{secrets.token_hex(4)}"
+        self.number = number
+        game_id = f"{self.code}-{number}-{secrets.token_hex(4)}"
         header = game.to_scenario()
         header.pop("actions", None)
-        self.store.start_game(self.code, game_id, self.number, header, self.clock())
+        self.store.start_game(self.code, game_id, number, header, self.clock())
         self.begin(game, game_id)
+        if seed is not None:
+            self.bot_rng = random.Random(f"{seed}-{number}-bots")
         self.save()
-        log.info(
-            "room %s: game %s started (%s, %d players)", self.code, game_id, book.id, len(names)
-        )
+        log.info("room %s: game %s started (%s, %d seats)", self.code, game_id, book.id, len(names))
         self.after_change()
 
     def begin(self, game: Game, game_id: str) -> None:
@@ -285,6 +287,7 @@ class Room:
         self.chat_log = []
         self.bots = {}
         self.pending = set()
+        self.pacer.reset()
         for client in self.clients:
             client.new_game()
 
@@ -301,7 +304,7 @@ class Room:
         if game is None or self.status != "playing":
             raise ProtocolError("not_allowed", "no game is being played")
         current = game.state_id if actor == LEADER else game.view(actor).state_id
-        if state_id != current:
+        if state_id != current or self.pacer.held is not None:
             raise ProtocolError("stale", "the game moved on: look again and choose again")
         try:
             game.apply(Action.of(actor, verb, tuple(args)))
@@ -345,8 +348,10 @@ class Room:
     # ------------------------------------------------------------------ after a change
     def after_change(self) -> None:
         self.updated = self.clock()
+        self.pacer.changed()
         self.broadcast()
-        self.schedule_bots()
+        if self.pacer.held is None:
+            self.schedule_bots()
 
     def broadcast(self) -> None:
         for client in list(self.clients):
@@ -358,16 +363,11 @@ class Room:
         game = self.game
         if game is None:
             return
-        seat = client.seat
-        waited = seat is not None and seat >= 0 and seat in game.waiting()
-        client.send_view(game, self.view_for(client), self.game_id or "", waited)
-
-    def view_for(self, client: Client) -> View:
-        game = self.game
-        assert game is not None
-        if client.seat is None:
-            return game.public_view()
-        return game.view(client.seat)
+        seat, pacer = client.seat, self.pacer
+        shown = pacer.held is None
+        waited = shown and seat is not None and seat >= 0 and seat in game.waiting()
+        deadline = pacer.deadline if shown else None
+        client.send_view(game, pacer.view(seat), self.game_id or "", waited, deadline)
 
     def lobby(self) -> dict[str, object]:
         connected = {client.seat for client in self.clients}
@@ -401,7 +401,7 @@ class Room:
         """After a change: each bot the game waits for moves after the room's delay, and
         a step nobody can move on is closed (see ``may_close``)."""
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.status != "playing" or self.pacer.held is not None:
             return
         if game.step is not self.step_seen:
             self.step_seen, self.step_actions = game.step, 0
@@ -483,6 +483,7 @@ class Room:
             "status": self.status,
             "number": self.number,
             "games": list(self.games),
+            "timer": self.pacer.to_state(),
         }
 
     def save(self) -> None:
@@ -511,6 +512,7 @@ class Room:
             room.games = [g for g in room.games if g != game.id]
             room.begin(played, game.id)
             room.chat_log = list(game.chat)
+            room.pacer.resume(state.get("timer"))
         return room
 
 

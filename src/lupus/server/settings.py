@@ -8,7 +8,7 @@ is dealt once on trial, and the engine's own message explains a refusal.
 from __future__ import annotations
 
 import random
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
@@ -21,20 +21,18 @@ from lupus.rulebooks import available
 
 Bound = Literal["random", "heuristic"]
 
-STEP_KINDS = ("night", "day", "vote", "last_words")
-"""The kinds of steps a room may time (see ``lupus.server.timers``)."""
-
 
 class Timers(BaseModel):
-    """Seconds per kind of step; a kind left out (or None) has no timer: the host
-    closes it. A night step lasts its full time whoever holds its card (fair timing)."""
+    """Seconds each step may last: every night step ``night``, every day step ``day``,
+    or the step's own under ``steps`` (by step id: ``{"vote": 60}``). A step without a
+    timer waits for the host to close it. A night step lasts its full time whoever
+    holds its card (fair timing, ``lupus.server.pacing``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     night: float | None = Field(default=None, gt=0, le=3600)
     day: float | None = Field(default=None, gt=0, le=7200)
-    vote: float | None = Field(default=None, gt=0, le=3600)
-    last_words: float | None = Field(default=None, gt=0, le=3600)
+    steps: dict[StrictStr, Annotated[float, Field(gt=0, le=7200)]] = Field(default_factory=dict)
 
 
 class RoomSettings(BaseModel):
@@ -53,6 +51,11 @@ class RoomSettings(BaseModel):
     host_name: StrictStr | None = Field(default=None, max_length=64)
     names: list[StrictStr] | None = Field(default=None, max_length=40)
     timers: Timers = Field(default_factory=Timers)
+    # Without a night timer, each night step lasts at least this long (fair timing).
+    pace: float = Field(default=8.0, ge=0, le=600)
+    # A seed makes the room's deals, games and bots the same every time (a designer
+    # replaying a table, a test); without one they are drawn from the system's entropy.
+    seed: StrictInt | None = None
     bot_delay: float = Field(default=1.5, ge=0, le=30)
     expire_after: float = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600)
 

@@ -14,9 +14,21 @@ def test_readme_starts_with_exactly_two_commands() -> None:
     assert block is not None
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert commands == [
-        "pip install . && lupus demo",
+        "pip install . && lupus serve",
         "pip install -e '.[test]' && python -m pytest",
     ]
+
+
+def test_serve_explains_every_flag() -> None:
+    """The main job's command: ``lupus serve --help`` names and explains each flag."""
+    from typer.testing import CliRunner
+
+    from lupus.cli import app
+
+    shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    for flag in ("--host", "--port", "--database", "--log-level"):
+        assert flag in shown
+    assert "SQLite file" in shown and "Address to listen on" in shown
 
 
 def test_ci_runs_the_readme_test_command() -> None:

@@ -65,7 +65,7 @@ def create_app(
                 for client in list(room.clients):
                     client.close()
             kept.close()
-            log.info("stopped: every room is stored")
+            log.info("stopped rooms=%d stored=yes", len(hub.rooms))
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "rooms": len(hub.rooms), "protocol": VERSION})
@@ -88,8 +88,8 @@ def create_app(
         return JSONResponse(found)
 
     async def create_room(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await bounded_body(request, MAX_BODY)
+        if body is None:
             return problem(413, "too_long", f"a room's settings are at most {MAX_BODY} bytes")
         try:
             settings = RoomSettings.model_validate_json(body)
@@ -163,6 +163,20 @@ def create_app(
     )
     app.state.hub = hub
     return app
+
+
+async def bounded_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None if it is (or is announced) longer than ``limit``
+    bytes: a longer body is never read into memory, a huge announced one not at all."""
+    announced = request.headers.get("content-length", "")
+    if announced.isdigit() and int(announced) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def problem(status: int, code: str, message: str) -> Response:

@@ -1,17 +1,19 @@
 """Every room of a server, and the dispatch of what clients send to them.
 
-``Hub.handle`` is the one way in for a client's message: its size, its JSON, its shape
-(``lupus.server.protocol``) and its sender's rights are checked in that order, and any
-refusal is an ``error`` to that client alone, with nothing changed.
+``Hub.handle`` is the one way in for a client's message: the client's rate, the
+message's size (in bytes), its JSON, its shape (``lupus.server.protocol``) and its
+sender's rights are checked in that order, and any refusal is an ``error`` to that
+client alone (with the message's ``id`` when it has one), with nothing changed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -44,6 +46,11 @@ from lupus.server.store import Store
 
 log = logging.getLogger("lupus.server")
 
+LONGEST_READ: Final = 16 * MAX_FRAME
+"""The longest frame read at all (for its id): uvicorn cuts off longer ones itself."""
+
+NOT_JSON: Final = object()
+
 
 class Hub:
     """The rooms of one server process, kept in memory and in the store."""
@@ -63,12 +70,18 @@ class Hub:
         if problem is not None:
             raise ValueError(problem)
         code = new_code()
-        while code in self.rooms:
+        while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
         room = Room(code, settings, self.store, self.schedule, self.clock)
         token, seat = room.create_host()
         self.rooms[code] = room
-        log.info("room %s: opened (%s, %d players)", code, settings.rules, settings.players)
+        log.info(
+            "room_opened room=%s rules=%s players=%d mode=%s",
+            code,
+            settings.rules,
+            settings.players,
+            settings.mode,
+        )
         return room, token, seat
 
     def restore(self) -> int:
@@ -79,11 +92,11 @@ class Hub:
                     record.code, record.state, record.game, self.store, self.schedule, self.clock
                 )
             except Exception:
-                log.exception("room %s: could not be restored", record.code)
+                log.exception("room_not_restored room=%s", record.code)
                 continue
             self.rooms[record.code] = room
             room.schedule_bots()
-        log.info("restored %d rooms", len(self.rooms))
+        log.info("rooms_restored count=%d", len(self.rooms))
         return len(self.rooms)
 
     def sweep(self) -> None:
@@ -94,7 +107,7 @@ class Hub:
             if not room.clients and idle > room.settings.expire_after:
                 self.store.drop_room(code)
                 del self.rooms[code]
-                log.info("room %s: expired", code)
+                log.info("room_expired room=%s", code)
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
@@ -107,16 +120,21 @@ class Hub:
         """One message from a client (see the module docstring)."""
         ref: int | None = None
         try:
-            if len(raw) > MAX_FRAME:
-                raise ProtocolError("too_long", f"a message is at most {MAX_FRAME} bytes")
-            try:
-                data = json.loads(raw)
-            except ValueError as exc:
-                raise ProtocolError("malformed", "that is not JSON") from exc
+            # Every frame counts against the rate limit, junk too; its id (when it has
+            # one, even in a frame too long) is echoed in the answer.
+            size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+            data: object = NOT_JSON
+            if size <= LONGEST_READ:
+                with contextlib.suppress(ValueError, RecursionError):
+                    data = json.loads(raw)
             if isinstance(data, dict) and type(data.get("id")) is int:
                 ref = data["id"]
             if not client.messages.take():
                 raise ProtocolError("slow_down", "too many messages: wait a moment")
+            if size > MAX_FRAME:
+                raise ProtocolError("too_long", f"a message is at most {MAX_FRAME} bytes")
+            if data is NOT_JSON:
+                raise ProtocolError("malformed", "that is not JSON")
             try:
                 message = CLIENT.validate_python(data)
             except ValidationError as exc:
@@ -125,7 +143,7 @@ class Hub:
         except ProtocolError as exc:
             client.send_error(exc.code, exc.message, ref)
         except Exception:
-            log.exception("a message failed")
+            log.exception("message_failed")
             client.send_error("internal", "the server failed on that; nothing changed", ref)
 
     def dispatch(self, client: Client, message: Any) -> None:
@@ -141,14 +159,14 @@ class Hub:
         if isinstance(message, HOST_ONLY) and not client.host:
             raise ProtocolError("not_host", "only the host may do that")
         if isinstance(message, Act):
-            actor = client.seat
+            actor, state_id = client.seat, message.state_id
             if message.seat is not None:
                 if actor != LEADER:
                     raise ProtocolError("not_allowed", "only a game leader acts for a seat")
-                actor = message.seat
+                actor, state_id = message.seat, leaders_answer(room, message.seat, state_id)
             if actor is None:
                 raise ProtocolError("not_allowed", "spectators watch")
-            room.submit(actor, message.verb, list(message.args), message.state_id)
+            room.submit(actor, message.verb, list(message.args), state_id)
         elif isinstance(message, Close):
             if not client.host:
                 raise ProtocolError("not_host", "only the host may close a step")
@@ -218,6 +236,19 @@ class Hub:
             room.clients.discard(client)
             room.broadcast()
         client.room = None
+
+
+def leaders_answer(room: Room, seat: int, state_id: int) -> int:
+    """A game leader acts for ``seat`` answering his own view (``state_id``): checked
+    against the leader's view here, it stands for the seat's current view."""
+    game = room.game
+    if game is None or room.status != "playing":
+        raise ProtocolError("not_allowed", "no game is being played")
+    if not 0 <= seat < game.n:
+        raise ProtocolError("not_allowed", f"there is no seat {seat + 1}")
+    if state_id != game.state_id:
+        raise ProtocolError("stale", "the game moved on: look again and choose again")
+    return game.view(seat).state_id
 
 
 def explain(error: ValidationError) -> str:

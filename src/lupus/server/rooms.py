@@ -172,7 +172,7 @@ class Room:
     def join(self, name: str) -> tuple[str, int]:
         token, kept = new_token()
         seat = self.take_seat(name, kept)
-        log.info("room %s: seat %d joined", self.code, seat)
+        log.info("seat_joined room=%s seat=%d", self.code, seat)
         self.changed_lobby()
         return token, seat
 
@@ -234,6 +234,7 @@ class Room:
             self.bots.pop(seat, None)
         self.save()
         self.broadcast()
+        self.schedule_bots()  # (the bot may owe a decision now)
 
     def in_lobby(self) -> None:
         if self.status != "lobby":
@@ -277,7 +278,13 @@ class Room:
         if seed is not None:
             self.bot_rng = random.Random(f"{seed}-{number}-bots")
         self.save()
-        log.info("room %s: game %s started (%s, %d seats)", self.code, game_id, book.id, len(names))
+        log.info(
+            "game_started room=%s game=%s rules=%s seats=%d",
+            self.code,
+            game_id,
+            book.id,
+            len(names),
+        )
         self.after_change()
 
     def begin(self, game: Game, game_id: str) -> None:
@@ -334,7 +341,7 @@ class Room:
             if game.finished:
                 self.store.finish_game(self.game_id, self.clock())
         except Exception as exc:
-            log.exception("room %s: the store refused an action; replaying", self.code)
+            log.exception("store_refused room=%s game=%s", self.code, self.game_id)
             game.history.pop()
             self.game = replayed(game.to_scenario(), [])
             for done in game.history:
@@ -343,7 +350,9 @@ class Room:
         if game.finished:
             self.status = "finished"
             self.save()
-            log.info("room %s: game %s over", self.code, self.game_id)
+            log.info(
+                "game_over room=%s game=%s actions=%d", self.code, self.game_id, len(game.history)
+            )
 
     # ------------------------------------------------------------------ after a change
     def after_change(self) -> None:
@@ -440,7 +449,7 @@ class Room:
         try:
             self.close_step()
         except ProtocolError as exc:
-            log.warning("room %s: closing failed: %s", self.code, exc.message)
+            log.warning("close_failed room=%s code=%s", self.code, exc.code)
 
     def bot_move(self, seat: int) -> None:
         """A bot's decision, from its seat's view, through the same path as a person's."""
@@ -461,7 +470,7 @@ class Room:
         try:
             self.submit(seat, action.verb, list(action.args), view.state_id)
         except ProtocolError as exc:
-            log.warning("room %s: bot at seat %d refused: %s", self.code, seat, exc.message)
+            log.warning("bot_refused room=%s seat=%d code=%s", self.code, seat, exc.code)
 
     # ------------------------------------------------------------------ chat
     def store_chat(self, line: dict[str, object]) -> None:

@@ -1,0 +1,159 @@
+"""The rooms' logic in-process: a fake clock and a scheduler the test runs by hand.
+
+The wire is tested elsewhere (tests/test_server_*.py against a real server); here the
+decisions a room takes are driven step by step: expiry, a seat handed to a bot and
+back, a store that fails, a room restored from its store, a game leader's table.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from lupus.engine.model import LEADER
+from lupus.server.clients import Client
+from lupus.server.hub import Hub
+from lupus.server.protocol import ProtocolError
+from lupus.server.settings import RoomSettings
+from lupus.server.store import SQLiteStore
+
+
+class Clock:
+    """Time that moves only when the test runs the scheduled calls."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+        self.calls: list[tuple[float, int, Callable[[], None]]] = []
+        self.order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def schedule(self, delay: float, call: Callable[[], None]) -> Any:
+        entry = (self.now + delay, next(self.order), call)
+        heapq.heappush(self.calls, entry)
+        return Handle(self, entry)
+
+    def run(self, until: Callable[[], bool], limit: int = 100_000) -> None:
+        for _ in range(limit):
+            if until() or not self.calls:
+                return
+            at, _, call = heapq.heappop(self.calls)
+            self.now = max(self.now, at)
+            call()
+        raise AssertionError("the room never got there")
+
+
+class Handle:
+    def __init__(self, clock: Clock, entry: tuple[float, int, Callable[[], None]]) -> None:
+        self.clock, self.entry = clock, entry
+
+    def cancel(self) -> None:
+        if self.entry in self.clock.calls:
+            self.clock.calls.remove(self.entry)
+            heapq.heapify(self.clock.calls)
+
+
+def hub_with(store: SQLiteStore | None = None) -> tuple[Hub, Clock]:
+    clock = Clock()
+    return Hub(store or SQLiteStore(":memory:"), clock.schedule, clock), clock
+
+
+def settings(**given: Any) -> RoomSettings:
+    base: dict[str, Any] = {"rules": "werewolf", "players": 8, "bot_delay": 0.5, "pace": 1.0}
+    return RoomSettings.model_validate({**base, **given})
+
+
+def test_an_unused_room_expires_and_a_used_one_stays() -> None:
+    hub, clock = hub_with()
+    idle, _, _ = hub.create(settings(expire_after=60))
+    busy, _, _ = hub.create(settings(expire_after=60))
+    busy.clients.add(Client())
+    clock.now += 61
+    hub.sweep()
+    assert idle.code not in hub.rooms and busy.code in hub.rooms
+    assert idle.code not in {r.code for r in hub.store.open_rooms()}
+
+
+def test_a_seat_handed_to_a_bot_plays_on_and_comes_back() -> None:
+    hub, clock = hub_with()
+    room, _, seat = hub.create(settings(host_name="Ann", seed=3))
+    assert seat == 0
+    room.start("heuristic")
+    game = room.game
+    assert game is not None
+    clock.run(lambda: (room.pacer.held is None and 0 in game.waiting()) or game.finished)
+    if game.finished:
+        pytest.skip("the game ended before Ann was asked anything")
+    room.hand_over(0, "random")  # Ann's phone died: a bot plays for her
+    clock.run(lambda: game.finished or len(game.history) > 40)
+    assert any(action.actor == 0 for action in game.history)
+    room.hand_over(0, None)  # she is back
+    assert room.seats[0] is not None and room.seats[0].bot is None
+
+
+def test_a_store_that_fails_changes_nothing() -> None:
+    class Failing(SQLiteStore):
+        fail = False
+
+        def append_action(self, game_id: str, index: int, action: list[object]) -> None:
+            if self.fail:
+                raise OSError("disk full")
+            super().append_action(game_id, index, action)
+
+    store = Failing(":memory:")
+    hub, clock = hub_with(store)
+    room, _, _ = hub.create(settings(host_name="Ann", seed=5))
+    room.start("heuristic")
+    game = room.game
+    assert game is not None
+    clock.run(lambda: room.pacer.held is None and 0 in game.waiting())
+    before = [*game.history]
+    view = game.view(0)
+    store.fail = True
+    prompt = view.prompts[0]
+    with pytest.raises(ProtocolError) as refused:
+        room.submit(0, prompt.verb, list(prompt.choices[0]), view.state_id)
+    assert refused.value.code == "internal"
+    assert room.game is not None and room.game.history == before
+    assert room.game.view(0).state_id == view.state_id
+
+
+def test_a_room_restored_from_its_store_is_the_same_game() -> None:
+    store = SQLiteStore(":memory:")
+    hub, clock = hub_with(store)
+    room, _, _ = hub.create(settings(host_name="Ann", seed=11))
+    room.start("heuristic")
+    game = room.game
+    assert game is not None
+    clock.run(lambda: len(game.history) >= 10 or game.finished)
+    again, _ = hub_with(store)
+    assert again.restore() == 1
+    restored = again.rooms[room.code]
+    assert restored.game is not None
+    assert restored.game.history == game.history
+    assert restored.game.view(LEADER).events == game.view(LEADER).events
+    assert [s and s.name for s in restored.seats] == [s and s.name for s in room.seats]
+
+
+def test_a_game_leader_submits_the_tables_choices() -> None:
+    hub, _ = hub_with()
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    room, token, seat = hub.create(settings(mode="leader", names=names, seed=2))
+    assert seat is None and room.seat_of(token) == LEADER
+    room.start()
+    game = room.game
+    assert game is not None
+    while not game.finished and len(game.history) < 30:
+        waiting = game.first_waiting()
+        if waiting is None:
+            room.close_step()
+            continue
+        prompt = game.view(waiting).prompts[0]
+        room.submit(waiting, prompt.verb, list(prompt.choices[0]), game.view(waiting).state_id)
+    assert game.history and all(0 <= a.actor < 8 or a.actor == LEADER for a in game.history)
+    assert room.pacer.pace == 0.0  # a leader with cards keeps his own time

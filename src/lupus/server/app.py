@@ -118,11 +118,13 @@ def create_app(
     async def scenario(request: Request) -> Response:
         game_id = str(request.path_params["game"])
         found = hub.store.scenario(game_id)
-        if found is None or not finished(hub, game_id):
-            # A running game's scenario holds every card: only a finished one is given.
+        # A running game's scenario holds every card: only a finished one is given. The
+        # stored game itself says so (not its room, which may have expired or failed to
+        # be restored while the game was still running).
+        story = None if found is None else stored_scenario(*found)
+        if story is None:
             return problem(404, "unknown_game", "there is no finished game with that id")
-        header, actions = found
-        return JSONResponse(stored_scenario(header, actions))
+        return JSONResponse(story)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -183,19 +185,15 @@ def problem(status: int, code: str, message: str) -> Response:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def finished(hub: Hub, game_id: str) -> bool:
-    for room in hub.rooms.values():
-        if room.game_id == game_id:
-            return room.status == "finished"
-    return True  # an older game of a room: it ended before the next began
-
-
-def stored_scenario(header: dict[str, object], actions: list[list[object]]) -> dict[str, object]:
+def stored_scenario(
+    header: dict[str, object], actions: list[list[object]]
+) -> dict[str, object] | None:
     """The scenario file (docs/scenarios.md) of a stored game, which ``lupus replay``
-    replays to the same game."""
+    replays to the same game; None while the game is not over."""
     from lupus.server.rooms import replayed
 
-    return replayed(header, actions).to_scenario()
+    game = replayed(header, actions)
+    return game.to_scenario() if game.finished else None
 
 
 async def write(socket: WebSocket, client: Client) -> None:

@@ -9,6 +9,7 @@ as they are now. A client that rejoins starts from nothing and is sent its whole
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Final
@@ -63,7 +64,7 @@ class Client:
         self._lobby: dict[str, object] | None = None
         self._game: str | None = None
         self._sent = 0  # events of the current game already sent
-        self._state: tuple[int, tuple[Prompt, ...], bool, float | None] | None = None
+        self._state: tuple[object, ...] | None = None
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
@@ -75,18 +76,21 @@ class Client:
         try:
             self.queue.put_nowait(json.dumps(message, ensure_ascii=False))
         except asyncio.QueueFull:
-            self.close()
+            self.close(drop=True)
 
     def send_error(self, code: Code, message: str, ref: int | None = None) -> None:
         self.send({"type": "error", "code": code, "message": message, "id": ref})
 
-    def close(self) -> None:
-        """Stop sending; the connection's writer ends the socket."""
+    def close(self, drop: bool = False) -> None:
+        """Stop sending; the connection's writer sends what is queued (all of it is
+        dropped for a client that fell behind: ``drop``), then ends the socket."""
         if not self.closed:
             self.closed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
+            if drop:
+                while not self.queue.empty():
+                    self.queue.get_nowait()
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
 
     def new_game(self) -> None:
         self._game, self._sent, self._state, self._narrator = None, 0, None, None
@@ -97,13 +101,21 @@ class Client:
             self.send(lobby)
 
     def send_view(
-        self, game: Game, view: View, game_id: str, waited: bool, deadline: float | None
+        self,
+        game: Game,
+        view: View,
+        game_id: str,
+        waited: bool,
+        deadline: float | None,
+        table: tuple[tuple[int, tuple[Prompt, ...]], ...] = (),
     ) -> None:
+        """``table``: for a game leader, each seat's open prompts, which he answers
+        for the table (``act`` with ``seat``)."""
         """The view's news since the last one sent, if anything changed for this client."""
         if self._game != game_id or self._narrator is None:
             self._game, self._sent, self._state = game_id, 0, None
             self._narrator = Narrator(game.rulebook, game.names, self.lang)
-        state = (view.state_id, view.prompts, waited, deadline)
+        state = (view.state_id, view.prompts, waited, deadline, table)
         if state == self._state:
             return
         self._state = state
@@ -124,17 +136,23 @@ class Client:
                 "from": start,
                 "events": [event_json(event) for event in new],
                 "lines": narrator.story(new, view.seat),
-                "prompts": [
-                    {
-                        "verb": prompt.verb,
-                        "unordered": prompt.unordered,
-                        "choices": [
-                            {"args": list(args), "label": narrator.choice(prompt.verb, args)}
-                            for args in prompt.choices
-                        ],
-                    }
-                    for prompt in view.prompts
+                "prompts": [menu(narrator, prompt) for prompt in view.prompts],
+                "table": [
+                    {"seat": seat, "prompts": [menu(narrator, prompt) for prompt in prompts]}
+                    for seat, prompts in table
                 ],
                 "deadline": None if deadline is None else round(deadline, 3),
             }
         )
+
+
+def menu(narrator: Narrator, prompt: Prompt) -> dict[str, object]:
+    """A prompt as a client shows it: every legal choice with its words."""
+    return {
+        "verb": prompt.verb,
+        "unordered": prompt.unordered,
+        "choices": [
+            {"args": list(args), "label": narrator.choice(prompt.verb, args)}
+            for args in prompt.choices
+        ],
+    }

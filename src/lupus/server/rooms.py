@@ -25,7 +25,7 @@ from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action
+from lupus.engine.model import LEADER, Action, Prompt
 from lupus.engine.names import checked_names, name_key
 from lupus.families import deal as random_deal
 from lupus.families import family_of, load, set_up
@@ -153,17 +153,17 @@ class Room:
         free = [n for n, seat in enumerate(self.seats) if seat is None]
         if not free:
             raise ProtocolError("room_full", "every seat is taken")
-        self.check_name(name)
-        self.seats[free[0]] = Seat(name, kept)
+        self.seats[free[0]] = Seat(self.check_name(name), kept)
         return free[0]
 
-    def check_name(self, name: str) -> None:
+    def check_name(self, name: str) -> str:
+        """The name as the room keeps it (NFC), or ProtocolError ``bad_name``."""
         taken = [seat.name for seat in self.seats if seat is not None]
         if any(name_key(other) == name_key(name) for other in taken):
             raise ProtocolError("bad_name", "that name is taken in this room")
         no_dot = family_of(self.book).names_without_dot
         try:
-            checked_names(self.book, [*taken, name], no_dot, whole=False)
+            return checked_names(self.book, [*taken, name], no_dot, whole=False)[-1]
         except LupusError as exc:
             raise ProtocolError(
                 "bad_name", str(exc).replace(f"player {len(taken) + 1}'s ", "")
@@ -368,7 +368,7 @@ class Room:
 
     def update(self, client: Client) -> None:
         """Send a client what changed for it: the lobby, or its view."""
-        client.send_lobby(self.lobby())
+        client.send_lobby({**self.lobby(), "you": client.seat})
         game = self.game
         if game is None:
             return
@@ -376,7 +376,12 @@ class Room:
         shown = pacer.held is None
         waited = shown and seat is not None and seat >= 0 and seat in game.waiting()
         deadline = pacer.deadline if shown else None
-        client.send_view(game, pacer.view(seat), self.game_id or "", waited, deadline)
+        table: tuple[tuple[int, tuple[Prompt, ...]], ...] = ()
+        if seat == LEADER and shown:
+            # The game leader answers for the table: each seat's open prompts.
+            opened = ((s, game.open_prompts(s)) for s in range(game.n))
+            table = tuple((s, prompts) for s, prompts in opened if prompts)
+        client.send_view(game, pacer.view(seat), self.game_id or "", waited, deadline, table)
 
     def lobby(self) -> dict[str, object]:
         connected = {client.seat for client in self.clients}

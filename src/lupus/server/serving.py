@@ -2,11 +2,16 @@
 
 uvicorn stops on SIGTERM and SIGINT by running the application's shutdown, which
 closes every connection and the store; every accepted action was committed already.
+After that shutdown uvicorn raises the signal again for whatever handler was there
+before it; ``run`` puts one there that ends the process with status 0, so that a
+graceful stop is not reported as a death by signal (exit status 143 / -15).
 """
 
 from __future__ import annotations
 
 import logging
+import signal
+import sys
 from pathlib import Path
 
 import uvicorn
@@ -17,7 +22,15 @@ from lupus.server.protocol import MAX_FRAME
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
+def stopped(signum: int, frame: object) -> None:
+    """A stop signal outside uvicorn's own handling (before it serves, or raised again
+    after its graceful shutdown): a clean exit."""
+    sys.exit(0)
+
+
 def run(host: str, port: int, database: Path, log_level: str = "info") -> None:
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, stopped)
     logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
     app = create_app(database)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

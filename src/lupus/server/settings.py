@@ -2,7 +2,8 @@
 
 Everything is checked against the rulebook and the engine at creation, so that a room
 never holds a table its rules refuse: the composition (the recommended one by default)
-is dealt once on trial, and the engine's own message explains a refusal.
+is dealt and set up once on trial, the host's name is checked as a player's, and the
+engine's own message explains a refusal.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from lupus.engine.deal import composition
 from lupus.engine.errors import LupusError
 from lupus.engine.names import checked_names
 from lupus.engine.options import resolve_options
-from lupus.families import deal, family_of, load
+from lupus.families import deal, family_of, load, set_up
 from lupus.rulebooks import available
 
 Bound = Literal["random", "heuristic"]
@@ -84,11 +85,21 @@ def check_settings(settings: RoomSettings) -> str | None:
     elif settings.names is not None:
         return "only a game-leader room names its players at creation"
     try:
-        if settings.names is not None:
-            checked_names(book, settings.names, family_of(book).names_without_dot)
+        names = settings.names
+        no_dot = family_of(book).names_without_dot
+        if names is not None:
+            checked_names(book, names, no_dot)
+        if settings.mode == "players" and settings.host_name is not None:
+            try:
+                checked_names(book, [settings.host_name], no_dot, whole=False)
+            except LupusError as exc:
+                return str(exc).replace("player 1's name", "the host's name")
         options = resolve_options(book, settings.options)
-        # A trial deal: the engine's own checks (minimum, unique cards, the Thief's...).
-        deal(book, settings.players, settings.counts(), random.Random(0), options)
+        # A trial deal and set-up: the engine's own checks (minimum, unique cards, the
+        # Thief's, known roles...), so that a room's start is never refused.
+        dealt = deal(book, settings.players, settings.counts(), random.Random(0), options)
+        table = names or [f"Player {seat + 1}" for seat in range(settings.players)]
+        set_up(book, table, dealt, dict(settings.options), 0)
     except (LupusError, ValueError) as exc:
         return str(exc)
     return None

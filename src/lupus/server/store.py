@@ -65,6 +65,10 @@ class Store(Protocol):
     def drop_room(self, code: str) -> None:
         """The room expired: it is no longer reloaded (its games stay downloadable)."""
 
+    def known(self, code: str) -> bool:
+        """Whether a room was ever kept under ``code``, an expired one too (a new room
+        never takes such a code: it would be dropped with the old one)."""
+
     def open_rooms(self) -> list[RoomRecord]:
         """Every room not dropped, with its current game's actions and chat."""
 
@@ -165,6 +169,11 @@ class SQLiteStore:
 
     def drop_room(self, code: str) -> None:
         self._write("UPDATE rooms SET dropped = 1 WHERE code = ?", (code,))
+
+    def known(self, code: str) -> bool:
+        with self.lock:
+            found = self.db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone()
+        return found is not None
 
     def open_rooms(self) -> list[RoomRecord]:
         with self.lock:

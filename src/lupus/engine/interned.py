@@ -35,6 +35,20 @@ _ONE_INT: Final[tuple[Args, ...]] = tuple([(value,) for value in range(MAX_SEATS
 def one_each(values: Sequence[int]) -> tuple[Args, ...]:
     """The choices of a verb that names one of ``values`` (a seat, a house): ``(v,)``
     for each, shared (prompts list them by the dozen)."""
+    # (Compiled, a loop over an exact list or tuple is about three times as fast as a
+    # loop over any sequence: each gets its own.)
+    if isinstance(values, tuple):
+        return _from_tuple(values)
+    if isinstance(values, list):
+        return _from_list(values)
+    return _from_list(list(values))
+
+
+def _from_list(values: list[int]) -> tuple[Args, ...]:
+    return tuple([_ONE_INT[v] if 0 <= v < MAX_SEATS else (v,) for v in values])
+
+
+def _from_tuple(values: tuple[int, ...]) -> tuple[Args, ...]:
     return tuple([_ONE_INT[v] if 0 <= v < MAX_SEATS else (v,) for v in values])
 
 

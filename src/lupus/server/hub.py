@@ -170,17 +170,15 @@ class Hub:
         elif isinstance(message, Close):
             if not client.host:
                 raise ProtocolError("not_host", "only the host may close a step")
-            game = room.game
-            seat = client.seat
-            current = None
-            if game is not None:
-                if seat is None or seat == LEADER:
-                    current = game.state_id if seat == LEADER else game.public_view().state_id
-                else:
-                    current = game.view(seat).state_id
-            if current is not None and message.state_id != current:
+            # Checked against the view the host was shown. While the pacing holds the
+            # night's next step back, the step shown is over already: the close is
+            # acknowledged and changes nothing, as if it had closed it (the held step,
+            # which nobody has seen, is not closed; its answer tells nothing).
+            shown = None if room.game is None else room.pacer.view(client.seat)
+            if shown is not None and message.state_id != shown.state_id:
                 raise ProtocolError("stale", "the game moved on: look again")
-            room.close_step()
+            if room.pacer.held is None:
+                room.close_step()
         elif isinstance(message, Chat):
             if not client.chat.take():
                 raise ProtocolError("slow_down", "one line a second: wait a moment")

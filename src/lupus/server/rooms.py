@@ -273,7 +273,15 @@ class Room:
         game_id = f"{self.code}-{number}-{secrets.token_hex(4)}"
         header = game.to_scenario()
         header.pop("actions", None)
-        self.store.start_game(self.code, game_id, number, header, self.clock())
+        # The game and the room as it starts (its seats, bots too), in one commit.
+        self.store.start_game(
+            self.code,
+            game_id,
+            number,
+            header,
+            self.clock(),
+            {**self.to_state(), "status": "playing"},
+        )
         self.begin(game, game_id)
         if seed is not None:
             self.bot_rng = random.Random(f"{seed}-{number}-bots")
@@ -521,7 +529,9 @@ class Room:
         room.number = int(state["number"])
         room.games = list(state.get("games", []))
         room.status = "lobby" if game is None else state["status"]
-        if game is not None:
+        if game is None:  # the lobby's chat
+            room.chat_log = store.chat(f"{code}-lobby")
+        else:
             played = replayed(game.header, game.actions)
             room.games = [g for g in room.games if g != game.id]
             room.begin(played, game.id)

@@ -51,14 +51,24 @@ class Store(Protocol):
         """Create or replace a room's state (lobby changes, seats, settings)."""
 
     def start_game(
-        self, code: str, game_id: str, number: int, header: dict[str, object], now: float
+        self,
+        code: str,
+        game_id: str,
+        number: int,
+        header: dict[str, object],
+        now: float,
+        state: dict[str, object],
     ) -> None:
-        """A new game in the room (its setup), which becomes the room's current game."""
+        """A new game in the room (its setup), which becomes the room's current game,
+        with the room's state as it starts (its seats, bots included): both at once."""
 
     def append_action(self, game_id: str, index: int, action: list[object]) -> None:
         """Action ``index`` of the game (0 first); refused if that index is stored."""
 
     def append_chat(self, game_id: str, index: int, line: dict[str, object]) -> None: ...
+
+    def chat(self, kept_with: str) -> list[dict[str, object]]:
+        """The chat lines kept with a game (or a room's lobby), in order."""
 
     def finish_game(self, game_id: str, now: float) -> None: ...
 
@@ -135,7 +145,13 @@ class SQLiteStore:
         )
 
     def start_game(
-        self, code: str, game_id: str, number: int, header: dict[str, object], now: float
+        self,
+        code: str,
+        game_id: str,
+        number: int,
+        header: dict[str, object],
+        now: float,
+        state: dict[str, object],
     ) -> None:
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
@@ -145,7 +161,8 @@ class SQLiteStore:
                     (game_id, code, number, json.dumps(header), now),
                 )
                 self.db.execute(
-                    "UPDATE rooms SET game = ?, updated = ? WHERE code = ?", (game_id, now, code)
+                    "UPDATE rooms SET game = ?, state = ?, updated = ? WHERE code = ?",
+                    (game_id, json.dumps(state), now, code),
                 )
                 self.db.execute("COMMIT")
             except BaseException:
@@ -163,6 +180,13 @@ class SQLiteStore:
             "INSERT INTO chat (game, idx, line) VALUES (?, ?, ?)",
             (game_id, index, json.dumps(line)),
         )
+
+    def chat(self, kept_with: str) -> list[dict[str, object]]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT line FROM chat WHERE game = ? ORDER BY idx", (kept_with,)
+            ).fetchall()
+        return [json.loads(text) for (text,) in rows]
 
     def finish_game(self, game_id: str, now: float) -> None:
         self._write("UPDATE games SET finished = ? WHERE id = ?", (now, game_id))

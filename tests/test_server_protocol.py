@@ -609,7 +609,8 @@ def test_stale_and_illegal_actions_change_nothing(server: Server) -> None:
             assert view is not None and view["waiting"]
             prompt = view["prompts"][0]
             good = {"type": "act", "verb": prompt["verb"], "args": prompt["choices"][0]["args"]}
-            reply = await refused(ann, {**good, "state_id": view["state_id"] - 1}, "stale")
+            # A view from before her ballot was shown is stale (the night's, here).
+            reply = await refused(ann, {**good, "state_id": 0}, "stale")
             assert reply["message"] == "the game moved on: look again and choose again"
             await refused(ann, {**good, "state_id": view["state_id"] + 1}, "stale")
             fly = {"type": "act", "verb": "fly", "args": [], "state_id": view["state_id"]}
@@ -626,7 +627,9 @@ def test_stale_and_illegal_actions_change_nothing(server: Server) -> None:
                 message = {**good, "state_id": view["state_id"], "seat": seat}
                 await refused(ann, message, "not_allowed")
             assert await sync(ann) == []  # no new view: nothing happened
-            await accepted(ann, {**good, "state_id": view["state_id"]})
+            # The bots' votes came after her ballot was shown, and changed nothing of it:
+            # an answer to the view before them is still hers to give.
+            await accepted(ann, {**good, "state_id": view["state_id"] - 1})
             ref = await ann.send({**good, "state_id": view["state_id"]})  # twice
             reply = await ann.answer(ref)
             assert reply["type"] == "error" and reply["code"] in ("stale", "not_allowed")

@@ -37,7 +37,9 @@ class Fields(dict[str, object]):
 
     def __init__(self, narrator: Narrator, key: str, fields: Mapping[str, object]) -> None:
         super().__init__(fields)
-        self["N"] = Names(narrator, key)
+        names = narrator.names_table
+        names.key = key  # (the message being said, for a strict narrator's error)
+        self["N"] = names
         self.narrator = narrator
         self.key = key
 
@@ -48,9 +50,10 @@ class Fields(dict[str, object]):
 
 
 class Names(dict[str, str]):
-    """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails)."""
+    """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails).
+    One per narrator (a copy per sentence cost more than the sentence)."""
 
-    def __init__(self, narrator: Narrator, key: str) -> None:
+    def __init__(self, narrator: Narrator, key: str = "") -> None:
         super().__init__(narrator.N)
         self.narrator = narrator
         self.key = key

@@ -19,7 +19,7 @@ from typing import Any
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
 from lupus.families import family_of, load
-from lupus.messages import Fields, MessageError, messages
+from lupus.messages import Fields, MessageError, Names, messages
 from lupus.rulebooks.schema import Rulebook
 
 
@@ -49,6 +49,7 @@ class Narrator:
             **book.text.get(self.lang, {}),
         }
         self.N = {k: v for k, v in book.names[self.lang].items()}
+        self.names_table = Names(self)
         self.strict = strict
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
 
@@ -359,10 +360,16 @@ class Narrator:
             return keys[0]
         return next((k for k in keys if k in self.text), keys[-1])
 
-    def story(self, events: Iterable[Event], viewer: int = LEADER) -> list[str]:
+    def story(
+        self, events: Iterable[Event], viewer: int = LEADER, said: dict[int, str] | None = None
+    ) -> list[str]:
         """The lines a reader reads for these events, going on from what this Narrator
         told him before: night and day headings, and the pack's recognition on its
-        first night and again only when its members differ from the last ones told."""
+        first night and again only when its members differ from the last ones told.
+
+        ``said``: the sentences of public events already said to other readers in this
+        language, by ledger place (a public event reads the same for everyone), which
+        a server narrating one change to a whole table shares."""
         out: list[str] = []
         for ev in events:
             if ev.kind in ("night", "day"):
@@ -375,7 +382,13 @@ class Narrator:
                     continue
                 again = self.pack_told is not None
                 self.pack_told = told
-            out.append(self.event(ev, viewer, again=again))
+            if said is not None and ev.audience is None:
+                line = said.get(ev.seq)
+                if line is None:
+                    line = said[ev.seq] = self.event(ev, viewer)
+                out.append(line)
+            else:
+                out.append(self.event(ev, viewer, again=again))
         return out
 
     def lines(self, view: View) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Final
 
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Prompt
+from lupus.engine.model import LEADER, Args, Prompt
 from lupus.engine.views import View
 from lupus.narration import Narrator
 from lupus.server.protocol import Code
@@ -108,9 +108,11 @@ class Client:
         waited: bool,
         deadline: float | None,
         table: tuple[tuple[int, tuple[Prompt, ...]], ...] = (),
+        said: Said | None = None,
     ) -> None:
         """``table``: for a game leader, each seat's open prompts, which he answers
-        for the table (``act`` with ``seat``)."""
+        for the table (``act`` with ``seat``). ``said``: the room's sentences and menu
+        lines already made in each language (the same for every reader)."""
         """The view's news since the last one sent, if anything changed for this client."""
         if self._game != game_id or self._narrator is None:
             self._game, self._sent, self._state = game_id, 0, None
@@ -120,6 +122,9 @@ class Client:
             return
         self._state = state
         narrator = self._narrator
+        if said is None:
+            said = Said()
+        sentences, labels = said.of(narrator.lang)
         events = view.events
         new = events[self._sent :]
         start, self._sent = self._sent, len(events)
@@ -135,10 +140,13 @@ class Client:
                 "waiting": waited,
                 "from": start,
                 "events": [event_json(event) for event in new],
-                "lines": narrator.story(new, view.seat),
-                "prompts": [menu(narrator, prompt) for prompt in view.prompts],
+                "lines": narrator.story(new, view.seat, sentences),
+                "prompts": [menu(narrator, prompt, labels) for prompt in view.prompts],
                 "table": [
-                    {"seat": seat, "prompts": [menu(narrator, prompt) for prompt in prompts]}
+                    {
+                        "seat": seat,
+                        "prompts": [menu(narrator, prompt, labels) for prompt in prompts],
+                    }
                     for seat, prompts in table
                 ],
                 "deadline": None if deadline is None else round(deadline, 3),
@@ -146,13 +154,29 @@ class Client:
         )
 
 
-def menu(narrator: Narrator, prompt: Prompt) -> dict[str, object]:
+class Said:
+    """What a room has put in words in each language, for every reader: the public
+    events' sentences (by ledger place) and the menu lines (by verb and choice)."""
+
+    def __init__(self) -> None:
+        self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
+
+    def of(self, lang: str) -> tuple[dict[int, str], dict[tuple[str, Args], str]]:
+        found = self.by_lang.get(lang)
+        if found is None:
+            found = self.by_lang[lang] = ({}, {})
+        return found
+
+
+def menu(
+    narrator: Narrator, prompt: Prompt, labels: dict[tuple[str, Args], str]
+) -> dict[str, object]:
     """A prompt as a client shows it: every legal choice with its words."""
-    return {
-        "verb": prompt.verb,
-        "unordered": prompt.unordered,
-        "choices": [
-            {"args": list(args), "label": narrator.choice(prompt.verb, args)}
-            for args in prompt.choices
-        ],
-    }
+    verb = prompt.verb
+    choices = []
+    for args in prompt.choices:
+        label = labels.get((verb, args))
+        if label is None:
+            label = labels[verb, args] = narrator.choice(verb, args)
+        choices.append({"args": list(args), "label": label})
+    return {"verb": verb, "unordered": prompt.unordered, "choices": choices}

@@ -32,7 +32,7 @@ from lupus.families import family_of, load, set_up
 from lupus.scenario import parse
 from lupus.scenario import setup as scenario_setup
 from lupus.server import chat
-from lupus.server.clients import Client
+from lupus.server.clients import Client, Said
 from lupus.server.pacing import Pacer
 from lupus.server.protocol import ProtocolError
 from lupus.server.settings import RoomSettings
@@ -112,6 +112,9 @@ class Room:
         self.step_actions = 0  # actions in the current step (a bots' stalemate)
         self.step_seen: object = None
         self.pacer = Pacer(self)
+        self.said = Said()
+        # Each seat's prompts as last shown, and the state id from which they were.
+        self.offered: dict[int, tuple[tuple[Prompt, ...], int]] = {}
         self.updated = clock()
         if settings.mode == "leader":
             assert settings.names is not None
@@ -303,6 +306,8 @@ class Room:
         self.bots = {}
         self.pending = set()
         self.pacer.reset()
+        self.said = Said()  # the new game's words
+        self.offered = {}
         for client in self.clients:
             client.new_game()
 
@@ -318,8 +323,17 @@ class Room:
         game = self.game
         if game is None or self.status != "playing":
             raise ProtocolError("not_allowed", "no game is being played")
-        current = game.state_id if actor == LEADER else game.view(actor).state_id
-        if state_id != current or self.pacer.held is not None:
+        if actor == LEADER:
+            current = since = game.state_id
+        else:
+            # Any view since the seat's prompts were last shown as they are now: another
+            # player's vote does not make a ballot the seat was looking at stale.
+            view = game.view(actor)
+            current = since = view.state_id
+            offered = self.offered.get(actor)
+            if offered is not None and offered[0] == view.prompts:
+                since = offered[1]
+        if not since <= state_id <= current or self.pacer.held is not None:
             raise ProtocolError("stale", "the game moved on: look again and choose again")
         try:
             game.apply(Action.of(actor, verb, tuple(args)))
@@ -371,25 +385,48 @@ class Room:
             self.schedule_bots()
 
     def broadcast(self) -> None:
+        """Send every client what changed for it (the lobby and the seats waited for
+        worked out once for all)."""
+        lobby = self.lobby()
+        waiting = self.waited()
         for client in list(self.clients):
-            self.update(client)
+            self.update(client, lobby, waiting)
 
-    def update(self, client: Client) -> None:
+    def waited(self) -> frozenset[int]:
+        game = self.game
+        if game is None or self.pacer.held is not None:
+            return frozenset()
+        return frozenset(game.waiting())
+
+    def update(
+        self,
+        client: Client,
+        lobby: dict[str, object] | None = None,
+        waiting: frozenset[int] | None = None,
+    ) -> None:
         """Send a client what changed for it: the lobby, or its view."""
-        client.send_lobby({**self.lobby(), "you": client.seat})
+        client.send_lobby({**(lobby or self.lobby()), "you": client.seat})
         game = self.game
         if game is None:
             return
+        if waiting is None:
+            waiting = self.waited()
         seat, pacer = client.seat, self.pacer
         shown = pacer.held is None
-        waited = shown and seat is not None and seat >= 0 and seat in game.waiting()
         deadline = pacer.deadline if shown else None
         table: tuple[tuple[int, tuple[Prompt, ...]], ...] = ()
         if seat == LEADER and shown:
             # The game leader answers for the table: each seat's open prompts.
             opened = ((s, game.open_prompts(s)) for s in range(game.n))
             table = tuple((s, prompts) for s, prompts in opened if prompts)
-        client.send_view(game, pacer.view(seat), self.game_id or "", waited, deadline, table)
+        view = pacer.view(seat)
+        if seat is not None and seat >= 0:
+            offered = self.offered.get(seat)
+            if offered is None or offered[0] != view.prompts:
+                self.offered[seat] = (view.prompts, view.state_id)
+        waited = seat in waiting
+        game_id = self.game_id or ""
+        client.send_view(game, view, game_id, waited, deadline, table, self.said)
 
     def lobby(self) -> dict[str, object]:
         connected = {client.seat for client in self.clients}

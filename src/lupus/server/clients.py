@@ -110,10 +110,11 @@ class Client:
         table: tuple[tuple[int, tuple[Prompt, ...]], ...] = (),
         said: Said | None = None,
     ) -> None:
-        """``table``: for a game leader, each seat's open prompts, which he answers
-        for the table (``act`` with ``seat``). ``said``: the room's sentences and menu
-        lines already made in each language (the same for every reader)."""
-        """The view's news since the last one sent, if anything changed for this client."""
+        """The view's news since the last one sent, if anything changed for this client.
+
+        ``table``: for a game leader, each seat's open prompts, which he answers for the
+        table (``act`` with ``seat``). ``said``: the room's sentences and menu lines
+        already made in each language (the same for every reader)."""
         if self._game != game_id or self._narrator is None:
             self._game, self._sent, self._state = game_id, 0, None
             self._narrator = Narrator(game.rulebook, game.names, self.lang)

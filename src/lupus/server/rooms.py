@@ -43,6 +43,10 @@ log = logging.getLogger("lupus.server")
 Schedule = Callable[[float, Callable[[], None]], Any]
 """``loop.call_later``: run a function after a delay (bots' moves, timers)."""
 
+BOT_TRIES: Final = 3
+"""How many times a bot decides in one step: a pack of bots that keeps pointing at
+different players stops there (the timer, the host or the stalemate rule closes it)."""
+
 CODE_LETTERS: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes avoid letters read two ways (I and 1, O and 0, L)."""
 
@@ -111,6 +115,7 @@ class Room:
         self.pending: set[int] = set()  # seats whose bot will move
         self.step_actions = 0  # actions in the current step (a bots' stalemate)
         self.step_seen: object = None
+        self.bot_moves: dict[int, int] = {}  # decisions each bot took in the current step
         self.pacer = Pacer(self)
         self.said = Said()
         # Each seat's prompts as last shown, and the state id from which they were.
@@ -464,18 +469,22 @@ class Room:
             return
         if game.step is not self.step_seen:
             self.step_seen, self.step_actions = game.step, 0
+            self.bot_moves = {}
         else:
             self.step_actions += 1
         waiting = game.waiting()
         humans_waited = False
+        tired = 0  # bots waited for that have decided BOT_TRIES times in this step
         for seat in waiting:
             held = self.seats[seat]
             if held is None or held.bot is None:
                 humans_waited = True
+            elif self.bot_moves.get(seat, 0) >= BOT_TRIES:
+                tired += 1  # (a pack that cannot agree: people, the timer or the host)
             elif seat not in self.pending:
                 self.pending.add(seat)
                 self.schedule(self.settings.bot_delay, partial(self.bot_move, seat))
-        stalled = self.step_actions > 4 * game.n
+        stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
         if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
             self.schedule(self.settings.bot_delay, partial(self.auto_close, game.state_id))
 
@@ -517,6 +526,7 @@ class Room:
         if bot is None:
             bot = self.bots[seat] = make_bot(held.bot, self.book.id)
         action = bot.act(view, self.bot_rng)
+        self.bot_moves[seat] = self.bot_moves.get(seat, 0) + 1
         try:
             self.submit(seat, action.verb, list(action.args), view.state_id)
         except ProtocolError as exc:

@@ -84,6 +84,10 @@ def check_settings(settings: RoomSettings) -> str | None:
             return f"a game-leader room names its {settings.players} players at creation"
     elif settings.names is not None:
         return "only a game-leader room names its players at creation"
+    steps = family_of(book).step_ids()
+    unknown = sorted(set(settings.timers.steps) - set(steps))
+    if unknown:
+        return f"timers: {book.id} has no step {unknown[0]!r} (steps: {', '.join(steps)})"
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot

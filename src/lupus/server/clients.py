@@ -16,7 +16,7 @@ from typing import Final
 
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Args, Prompt
+from lupus.engine.model import LEADER, Args, Event, Prompt
 from lupus.engine.views import View
 from lupus.narration import Narrator
 from lupus.server.protocol import Code
@@ -140,7 +140,7 @@ class Client:
                 "finished": view.finished,
                 "waiting": waited,
                 "from": start,
-                "events": [event_json(event) for event in new],
+                "events": [said.data(event) for event in new],
                 "lines": narrator.story(new, view.seat, sentences),
                 "prompts": [menu(narrator, prompt, labels) for prompt in view.prompts],
                 "table": [
@@ -157,10 +157,21 @@ class Client:
 
 class Said:
     """What a room has put in words in each language, for every reader: the public
-    events' sentences (by ledger place) and the menu lines (by verb and choice)."""
+    events' sentences (by ledger place) and the menu lines (by verb and choice); and
+    the public events as data."""
 
     def __init__(self) -> None:
         self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
+        self.public: dict[int, dict[str, object]] = {}  # public events as data, by place
+
+    def data(self, event: Event) -> dict[str, object]:
+        """An event as JSON data; a public one made once for every reader."""
+        if event.audience is not None:
+            return event_json(event)
+        found = self.public.get(event.seq)
+        if found is None:
+            found = self.public[event.seq] = event_json(event)
+        return found
 
     def of(self, lang: str) -> tuple[dict[int, str], dict[tuple[str, Args], str]]:
         found = self.by_lang.get(lang)

@@ -37,6 +37,18 @@ class VillageStep(Step[VillageGame]):
         return game
 
 
+_PLAIN: dict[type[Ballot], bool] = {}
+
+
+def plain(kind: type[Ballot]) -> bool:
+    """Whether a ballot class keeps the default ``decided`` and ``settled`` (then its
+    waiting is read without calling them: most ballots, after every action)."""
+    found = _PLAIN.get(kind)
+    if found is None:
+        found = _PLAIN[kind] = kind.decided is Ballot.decided and kind.settled is Ballot.settled
+    return found
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class Ballot(VillageStep):
     """Several actors decide at once; a decision may be changed until the step resolves.
@@ -89,6 +101,7 @@ class Ballot(VillageStep):
         self.choice: dict[int, Action] = {}
         self.offers = Offers()
         self._first_missing = 0  # see first_waiting
+        self._plain = plain(type(self))
 
     def begin(self, game: VillageGame) -> bool:
         if self.wake is not None:
@@ -144,8 +157,13 @@ class Ballot(VillageStep):
     def first_waiting(self, game: VillageGame) -> int | None:
         voters = self.voters
         first = self._first_missing
-        while first < len(voters) and self.decided(game, voters[first]):
-            first += 1
+        if self._plain:  # (``decided`` is "has chosen": the same search, without calls)
+            choice = self.choice
+            while first < len(voters) and voters[first] in choice:
+                first += 1
+        else:
+            while first < len(voters) and self.decided(game, voters[first]):
+                first += 1
         self._first_missing = first
         if first < len(voters):
             return voters[first]
@@ -153,7 +171,11 @@ class Ballot(VillageStep):
 
     def complete(self, game: VillageGame) -> bool:
         """``waiting`` is empty, asked without listing who is missing (after every action)."""
-        return self.closed or self.first_waiting(game) is None
+        if self.closed:
+            return True
+        if self._plain:  # everyone has chosen (only voters are offered a choice)
+            return len(self.choice) == len(self.voters)
+        return self.first_waiting(game) is None
 
     def act(self, game: VillageGame, action: Action) -> None:
         self.choice[action.actor] = action

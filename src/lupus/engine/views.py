@@ -281,6 +281,7 @@ class Ledger:
 
 
 ANONYMOUS: Final[frozenset[int]] = frozenset()
+NO_PROMPTS: Final[tuple[Prompt, ...]] = ()
 NO_EVENTS: Final[list[Event]] = []  # (never appended to: a read view's lists)
 
 
@@ -312,23 +313,14 @@ def view_of(game: Game, seat: int) -> View:
     ledger = game.ledger
     if seat == LEADER:
         public, private, state_id = ledger.all, NO_EVENTS, game.state_id
+        prompts = game.prompts_of(seat)
     elif seat == PUBLIC:  # a spectator's: the public events, nothing to decide
-        public, private = ledger.public, NO_EVENTS
+        public, private, prompts = ledger.public, NO_EVENTS, NO_PROMPTS
         state_id = len(public)
-        return View.of_lists(
-            seat,
-            game.public,
-            game.phase,
-            game.number,
-            public,
-            private,
-            (),
-            game.outcome is not None,
-            state_id,
-        )
     else:
         public, private = ledger.public, ledger.private[seat]
         state_id = len(public) + len(private) + game.acted[seat]
+        prompts = game.prompts_of(seat)
     return View.of_lists(
         seat,
         game.public,
@@ -336,7 +328,7 @@ def view_of(game: Game, seat: int) -> View:
         game.number,
         public,
         private,
-        game.prompts_of(seat),
+        prompts,
         game.outcome is not None,
         state_id,
     )
@@ -365,7 +357,7 @@ def view_before(game: Game, seat: int, cut: int) -> View:
     if seat >= 0:
         state_id += game.acted[seat]
     return View.of_lists(
-        seat, game.public, phase, number, shown_public, shown_private, (), False, state_id
+        seat, game.public, phase, number, shown_public, shown_private, NO_PROMPTS, False, state_id
     )
 
 

@@ -29,7 +29,7 @@ class CoupleStep(VillageStep):
     def begin(self, game: VillageGame) -> bool:
         if not game.in_deck(ROLE_ID):
             return False
-        game.emit("wake", None, step=self.id)
+        self.wake_up(game)
         pair = game.holders(ROLE_ID, living=False)
         if game.number == 1 and len(pair) == 2:
             game.emit("couple", pair, players=pair, roles=dict.fromkeys(pair, ROLE_ID))

@@ -48,7 +48,7 @@ class LoversStep(VillageStep):
     def begin(self, game: VillageGame) -> bool:
         if not game.in_deck("cupid"):
             return False
-        game.emit("wake", None, step=self.id)
+        self.wake_up(game)
         if game.lovers is not None:
             show_role = game.rulebook.mechanics.lovers_know_partner_role
             for me, other in (game.lovers, game.lovers[::-1]):

@@ -22,7 +22,7 @@ class MafiaStep(Ballot):
     id = "mafia"
 
     def begin(self, game: VillageGame) -> bool:
-        game.emit("wake", None, step=self.id)
+        self.wake_up(game)
         self.voters = tuple(s for s in game.living if game.is_pack(s))
         game.emit("pack", self.voters, roles={m: game.roles[m] for m in self.voters})
         return True

@@ -26,7 +26,7 @@ class WerewolvesStep(Ballot):
     id = "werewolves"
 
     def begin(self, game: VillageGame) -> bool:
-        game.emit("wake", None, step=self.id)
+        self.wake_up(game)
         self.pack = [s for s in game.living if game.is_pack(s)]
         self.den = frozenset(self.pack)  # who sees the pack's choices
         self.victims = seats(game.living)  # every werewolf's choices

@@ -32,21 +32,28 @@ def tally(targets: Sequence[int | None]) -> dict[int, int]:
 class VillageStep(Step[VillageGame]):
     """A step of the village family: its hooks receive the VillageGame."""
 
-    def game(self, game: object) -> VillageGame:
-        assert isinstance(game, VillageGame)
-        return game
+    def wake_up(self, game: VillageGame) -> None:
+        """Announce the step to everyone (``wake``: the narrator calls its card)."""
+        game.emit("wake", None, step=self.id)
 
 
-_PLAIN: dict[type[Ballot], bool] = {}
+_TRAITS: dict[type[Ballot], tuple[str, str | None, bool]] = {}
+
+
+def traits(kind: type[Ballot]) -> tuple[str, str | None, bool]:
+    """A ballot class's id, its card called (``wake``), and whether it keeps the
+    default ``decided`` and ``settled`` (then its waiting is read without calling
+    them: most ballots, after every action). Read once per class: compiled, reading a
+    class attribute of a subclass costs a Python attribute lookup every time."""
+    found = _TRAITS.get(kind)
+    if found is None:
+        default = kind.decided is Ballot.decided and kind.settled is Ballot.settled
+        found = _TRAITS[kind] = (kind.id, kind.wake, default)
+    return found
 
 
 def plain(kind: type[Ballot]) -> bool:
-    """Whether a ballot class keeps the default ``decided`` and ``settled`` (then its
-    waiting is read without calling them: most ballots, after every action)."""
-    found = _PLAIN.get(kind)
-    if found is None:
-        found = _PLAIN[kind] = kind.decided is Ballot.decided and kind.settled is Ballot.settled
-    return found
+    return traits(kind)[2]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
@@ -101,16 +108,20 @@ class Ballot(VillageStep):
         self.choice: dict[int, Action] = {}
         self.offers = Offers()
         self._first_missing = 0  # see first_waiting
-        self._plain = plain(type(self))
+        self._id, self._wake, self._plain = traits(type(self))
 
     def begin(self, game: VillageGame) -> bool:
-        if self.wake is not None:
-            if not game.in_deck(self.wake):
+        wake = self._wake
+        if wake is not None:
+            if not game.in_deck(wake):
                 return False
-            game.emit("wake", None, step=self.id)
+            self.wake_up(game)
         self.voters = tuple(self.who(game))
         self.started(game)
         return True
+
+    def wake_up(self, game: VillageGame) -> None:
+        game.emit("wake", None, step=self._id)  # (the id read once per class)
 
     def who(self, game: VillageGame) -> list[int]:
         """The actors this step waits for."""

@@ -23,6 +23,7 @@ from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
 
+RECORDED: Final = -3  # (an event as recorded, not a twin made for a reader)
 PUBLIC: Final = -2
 """The public's seat: a spectator's view (``Game.public_view``), and the key of a public
 event's one read-only twin (see ``Event.seen_by``)."""
@@ -146,7 +147,7 @@ class Event(Value):
     the secrecy property tests can find every such fact.
     """
 
-    __slots__ = ("_twins", "audience", "data", "kind", "number", "phase", "seq")
+    __slots__ = ("_key", "_twins", "audience", "data", "kind", "number", "phase", "seq")
     UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq",)  # its place in a game's ledger
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
@@ -170,6 +171,7 @@ class Event(Value):
         self.phase: Final = phase
         self.number: Final = number
         self._twins: dict[int, Event] | None = None
+        self._key = RECORDED  # a twin's: the reader it was made for (see seen_by)
         self.seq = -1  # its place in the game's ledger, set when recorded
 
     def seen_by(self, seat: int) -> Event:
@@ -182,11 +184,13 @@ class Event(Value):
         whole audience). Made once per event and seat, so that every view of a game
         hands out the same object for the same event (bots compare them by identity).
         """
+        audience = self.audience
+        key = PUBLIC if audience is None else seat  # a public event: one twin for all
+        if self._key == key:
+            return self  # a twin, asked again by its own reader
         twins = self._twins
         if twins is None:
             twins = self._twins = {}
-        audience = self.audience
-        key = PUBLIC if audience is None else seat  # a public event: one twin for all
         twin = twins.get(key)
         if twin is not None:
             return twin
@@ -194,7 +198,9 @@ class Event(Value):
         if audience is not None and seat != LEADER:
             told = frozenset((seat,))
         twin = Event(self.kind, told, frozen_data(self.data), self.phase, self.number)
-        twin._twins = {key: twin}
+        # (Not a mapping to itself: a cycle would leave every finished game's twins to
+        # the garbage collector, which a server holding many games pays for in pauses.)
+        twin._key = key
         twin.seq = self.seq
         # An anonymous copy, filed for several seats (``Ledger.record``), does not keep
         # its twins, where another seat's view could reach them: the seat's own list

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -212,9 +213,21 @@ async def write(socket: WebSocket, client: Client) -> None:
 
 
 async def sweep(hub: Hub, every: float) -> None:
+    """Every ``every`` seconds: expired rooms go, and what has lived that long is frozen
+    out of the garbage collector's sight (games live for minutes: a full collection
+    would otherwise walk them all). A finished game is freed by its reference counts
+    (the engine makes no reference cycles); once an hour the frozen heap is collected
+    for the cycles some bots leave."""
+    rounds = 0
     while True:
         await asyncio.sleep(every)
         hub.sweep()
+        rounds += 1
+        if rounds * every >= 3600:
+            rounds = 0
+            gc.unfreeze()
+            gc.collect()
+        gc.freeze()
 
 
 __all__ = ["MAX_FRAME", "create_app"]

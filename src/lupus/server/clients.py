@@ -71,10 +71,15 @@ class Client:
 
     # ------------------------------------------------------------------ out
     def send(self, message: dict[str, object]) -> None:
+        if not self.closed:
+            self.push(json.dumps(message, ensure_ascii=False))
+
+    def push(self, text: str) -> None:
+        """Queue a frame already written as JSON."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, ensure_ascii=False))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(drop=True)
 
@@ -129,30 +134,29 @@ class Client:
         events = view.events
         new = events[self._sent :]
         start, self._sent = self._sent, len(events)
-        self.send(
-            {
-                "type": "view",
-                "game": game_id,
-                "seat": None if view.seat < LEADER else view.seat,
-                "phase": view.phase,
-                "number": view.number,
-                "state_id": view.state_id,
-                "finished": view.finished,
-                "waiting": waited,
-                "from": start,
-                "events": [said.data(event) for event in new],
-                "lines": narrator.story(new, view.seat, sentences),
-                "prompts": [menu(narrator, prompt, labels) for prompt in view.prompts],
-                "table": [
-                    {
-                        "seat": seat,
-                        "prompts": [menu(narrator, prompt, labels) for prompt in prompts],
-                    }
-                    for seat, prompts in table
-                ],
-                "deadline": None if deadline is None else round(deadline, 3),
-            }
-        )
+        head = {
+            "type": "view",
+            "game": game_id,
+            "seat": None if view.seat < LEADER else view.seat,
+            "phase": view.phase,
+            "number": view.number,
+            "state_id": view.state_id,
+            "finished": view.finished,
+            "waiting": waited,
+            "from": start,
+            "lines": narrator.story(new, view.seat, sentences),
+            "table": [
+                {"seat": seat, "prompts": [menu(narrator, prompt, labels) for prompt in prompts]}
+                for seat, prompts in table
+            ],
+            "deadline": None if deadline is None else round(deadline, 3),
+        }
+        # The events and the prompts are the same JSON for many readers: written once
+        # per room and language, then put into each reader's frame as they are.
+        text = json.dumps(head, ensure_ascii=False)
+        events_text = ",".join([said.event_text(event) for event in new])
+        prompts_text = said.menus_text(narrator, view.prompts, labels)
+        self.push(f'{text[:-1]}, "events": [{events_text}], "prompts": {prompts_text}}}')
 
 
 class Said:
@@ -162,15 +166,30 @@ class Said:
 
     def __init__(self) -> None:
         self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
-        self.public: dict[int, dict[str, object]] = {}  # public events as data, by place
+        self.public: dict[int, str] = {}  # public events as JSON text, by place
+        self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
 
-    def data(self, event: Event) -> dict[str, object]:
-        """An event as JSON data; a public one made once for every reader."""
+    def event_text(self, event: Event) -> str:
+        """An event as JSON text; a public one written once for every reader."""
         if event.audience is not None:
-            return event_json(event)
+            return json.dumps(event_json(event), ensure_ascii=False)
         found = self.public.get(event.seq)
         if found is None:
-            found = self.public[event.seq] = event_json(event)
+            found = self.public[event.seq] = json.dumps(event_json(event), ensure_ascii=False)
+        return found
+
+    def menus_text(
+        self, narrator: Narrator, prompts: tuple[Prompt, ...], labels: dict[tuple[str, Args], str]
+    ) -> str:
+        """A seat's prompts as JSON text (who they are for is not in it: every voter of
+        a ballot is sent the same text)."""
+        if not prompts:
+            return "[]"
+        key = (narrator.lang, tuple([(p.verb, p.choices, p.unordered) for p in prompts]))
+        found = self.menus.get(key)
+        if found is None:
+            shown = [menu(narrator, prompt, labels) for prompt in prompts]
+            found = self.menus[key] = json.dumps(shown, ensure_ascii=False)
         return found
 
     def of(self, lang: str) -> tuple[dict[int, str], dict[tuple[str, Args], str]]:

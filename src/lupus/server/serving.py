@@ -30,13 +30,14 @@ def stopped(signum: int, frame: object) -> None:
 
 
 def tune_collector() -> None:
-    """Fewer, later full collections: a server holds every room's game in memory, and
-    a full collection of that heap stopped every room for hundreds of milliseconds
-    (docs/performance.md). What is loaded at start (rulebooks, the engine) is frozen out
-    of the collector's sight; the youngest generation is collected less often."""
+    """Rare full collections: a server holds every room's game in memory, and a full
+    collection of that heap stopped every room for hundreds of milliseconds
+    (docs/performance.md). What is loaded at start is frozen out of the collector's
+    sight (and what has lived a minute, by the app's sweeper: ``app.sweep``); the young
+    generations keep Python's defaults, which are fast."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
+    gc.set_threshold(700, 10, 1000)
 
 
 def run(host: str, port: int, database: Path, log_level: str = "info") -> None:

@@ -139,6 +139,29 @@ class View(Value):
             self._public = self._private = NO_EVENTS
         return events
 
+    def counts(self) -> tuple[int, int]:
+        """How many events of its seat's public and private lists this view holds (its
+        reader's place in them)."""
+        return self._npublic, self._upto
+
+    def news(self, public_from: int, private_from: int) -> tuple[Event, ...]:
+        """The events after the first ``public_from`` public and ``private_from`` private
+        ones (what its reader was shown already, ``counts`` of an earlier view of the
+        same seat): a server sends each change's news without merging the whole log
+        again. The ledger only grows, so these are ``events[public_from + private_from:]``.
+        """
+        if self._events is not None:
+            return self._events[public_from + private_from :]
+        return merged(
+            self.seat,
+            self._npublic,
+            self._upto,
+            self._public,
+            self._private,
+            public_from,
+            private_from,
+        )
+
     def __repr__(self) -> str:
         return f"View(seat={self.seat!r}, phase={self.phase!r}, number={self.number!r}, " + (
             f"events={len(self.events)}, prompts={self.prompts!r}, finished={self.finished!r})"
@@ -286,13 +309,20 @@ NO_EVENTS: Final[list[Event]] = []  # (never appended to: a read view's lists)
 
 
 def merged(
-    seat: int, npublic: int, nprivate: int, public: list[Event], private: list[Event]
+    seat: int,
+    npublic: int,
+    nprivate: int,
+    public: list[Event],
+    private: list[Event],
+    public_from: int = 0,
+    private_from: int = 0,
 ) -> tuple[Event, ...]:
-    """The first ``npublic`` and ``nprivate`` events of a seat's lists, merged in the
-    ledger's order, as ``seat`` sees them."""
+    """The first ``npublic`` and ``nprivate`` events of a seat's lists (from the
+    ``public_from``-th and ``private_from``-th on), merged in the ledger's order, as
+    ``seat`` sees them."""
     out: list[Event] = []
-    taken = 0  # public events taken so far
-    for i in range(nprivate):
+    taken = public_from  # public events taken so far
+    for i in range(private_from, nprivate):
         event = private[i]
         place = event.seq
         while taken < npublic and public[taken].seq < place:

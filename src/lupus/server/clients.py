@@ -63,7 +63,7 @@ class Client:
         self.closed = False
         self._lobby: dict[str, object] | None = None
         self._game: str | None = None
-        self._sent = 0  # events of the current game already sent
+        self._sent = (0, 0)  # public and private events of the current game already sent
         self._state: tuple[object, ...] | None = None
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
@@ -98,7 +98,7 @@ class Client:
                 self.queue.put_nowait(None)
 
     def new_game(self) -> None:
-        self._game, self._sent, self._state, self._narrator = None, 0, None, None
+        self._game, self._sent, self._state, self._narrator = None, (0, 0), None, None
 
     def send_lobby(self, lobby: dict[str, object]) -> None:
         if lobby != self._lobby:
@@ -121,7 +121,7 @@ class Client:
         table (``act`` with ``seat``). ``said``: the room's sentences and menu lines
         already made in each language (the same for every reader)."""
         if self._game != game_id or self._narrator is None:
-            self._game, self._sent, self._state = game_id, 0, None
+            self._game, self._sent, self._state = game_id, (0, 0), None
             self._narrator = Narrator(game.rulebook, game.names, self.lang)
         state = (view.state_id, view.prompts, waited, deadline, table)
         if state == self._state:
@@ -131,9 +131,9 @@ class Client:
         if said is None:
             said = Said()
         sentences, labels = said.of(narrator.lang)
-        events = view.events
-        new = events[self._sent :]
-        start, self._sent = self._sent, len(events)
+        public_sent, private_sent = self._sent
+        new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
+        start, self._sent = public_sent + private_sent, view.counts()
         head = {
             "type": "view",
             "game": game_id,

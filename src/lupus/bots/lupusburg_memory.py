@@ -18,7 +18,8 @@ privilege on says, by the convention of sensible townsfolk, that he saw the Were
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from lupus.bots.memory import Memory, Public, as_int, int_list, maybe_int
 from lupus.engine.model import Event
@@ -50,22 +51,11 @@ class LupusburgPublic(Public):
         self.found_by: dict[int, set[int]] = {}  # accused -> who opened on him
         self.bets: dict[int, int] = {}
         self.suspects: list[int] = []
-        self.handlers = {
-            "game_starts": self.on_start,
-            "night": self.on_phase,
-            "day": self.on_phase,
-            "character_dies": self.on_dies,
-            "privilege": self.on_privilege,
-            "bet": self.on_bet,
-            "token": self.on_token,
-            "suspects": self.on_suspects,
-            "burgomaster": self.on_burgomaster,
-        }
 
     def see(self, event: Event) -> None:
-        handler = self.handlers.get(event.kind)
+        handler = self.HANDLERS.get(event.kind)
         if handler is not None:
-            handler(event)
+            handler(self, event)
 
     def on_start(self, event: Event) -> None:
         self.burgomaster = as_int(event.data.get("burgomaster", 0))
@@ -132,6 +122,20 @@ class LupusburgPublic(Public):
     def living_houses(self) -> list[int]:
         return [h for h in range(2 * self.n) if self.alive[h]]
 
+    # What each kind of event tells (functions of the class, not bound methods: a
+    # table of bound methods would make every memory a reference cycle).
+    HANDLERS: ClassVar[dict[str, Callable[[LupusburgPublic, Event], None]]] = {
+        "game_starts": on_start,
+        "night": on_phase,
+        "day": on_phase,
+        "character_dies": on_dies,
+        "privilege": on_privilege,
+        "bet": on_bet,
+        "token": on_token,
+        "suspects": on_suspects,
+        "burgomaster": on_burgomaster,
+    }
+
 
 class LupusburgMemory(Memory[LupusburgPublic]):
     """One seat's private facts: its characters, what it saw and what the chests say."""
@@ -146,14 +150,6 @@ class LupusburgMemory(Memory[LupusburgPublic]):
         self.cleared: set[int] = set()
         self.threat: Counter[int] = Counter()
         self.informed: set[int] = set()
-        self.handlers = {
-            "characters_dealt": self.on_dealt,
-            "peeked": self.on_peek,
-            "privilege": self.on_privilege,
-            "privilege_seen": self.on_seen,
-            "privilege_shown": self.on_shown,
-            "token": self.on_token,
-        }
 
     def new_public(self, view: View) -> LupusburgPublic:
         return LupusburgPublic(view)
@@ -188,9 +184,9 @@ class LupusburgMemory(Memory[LupusburgPublic]):
 
     # ------------------------------------------------------------------ reading
     def see(self, event: Event) -> None:
-        handler = self.handlers.get(event.kind)
+        handler = self.HANDLERS.get(event.kind)
         if handler is not None:
-            handler(event)
+            handler(self, event)
 
     def on_dealt(self, event: Event) -> None:
         if as_int(event.data["player"]) != self.me:
@@ -268,3 +264,14 @@ class LupusburgMemory(Memory[LupusburgPublic]):
         if seat in self.cleared:
             return -SURE
         return self.susp.get(seat, 0.0) + FRAMED * (seat in self.liars())
+
+    # What each kind of event tells (functions of the class, not bound methods: a
+    # table of bound methods would make every memory a reference cycle).
+    HANDLERS: ClassVar[dict[str, Callable[[LupusburgMemory, Event], None]]] = {
+        "characters_dealt": on_dealt,
+        "peeked": on_peek,
+        "privilege": on_privilege,
+        "privilege_seen": on_seen,
+        "privilege_shown": on_shown,
+        "token": on_token,
+    }

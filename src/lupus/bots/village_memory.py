@@ -11,7 +11,8 @@ by the seats (``lupus.bots.village_suspicion``); a seat's own judgement of the p
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from lupus.bots.memory import Memory, as_int, int_list, maybe_int
 from lupus.bots.village_suspicion import CLEARED, SURE, Round, VillagePublic
@@ -47,22 +48,6 @@ class VillageMemory(Memory[VillagePublic]):
         self.extra_cards: list[str] = []
         self.pack_total = 0
         self.inspected: set[int] = set()
-        self.handlers = {
-            "game_starts": self.on_start,
-            "night": self.on_night,
-            "pack": self.on_pack,
-            "pack_choice": self.on_pack_choice,
-            "pack_victim": self.on_pack_victim,
-            "failed_attempt": self.on_failed,
-            "victim_shown": self.on_victim,
-            "extra_cards": self.on_extra,
-            "in_love": self.on_love,
-            "couple": self.on_couple,
-            "inspection": self.on_inspection,
-            "vision": self.on_vision,
-            "nomination": self.on_accusation,
-            "ballot": self.on_accusation,
-        }
 
     def new_public(self, view: View) -> VillagePublic:
         return VillagePublic(view)
@@ -96,9 +81,9 @@ class VillageMemory(Memory[VillagePublic]):
                 self.known[seat] = role
                 if seat == self.me:
                     self.role = role
-        handler = self.handlers.get(event.kind)
+        handler = self.HANDLERS.get(event.kind)
         if handler is not None:
-            handler(event)
+            handler(self, event)
 
     def on_start(self, event: Event) -> None:
         composition = event.data.get("composition")
@@ -220,3 +205,22 @@ class VillageMemory(Memory[VillagePublic]):
         if side == "lovers":
             return {self.me} | ({self.partner} if self.partner is not None else set())
         return {s for s in range(self.n) if self.good(s)}
+
+    # What each kind of event tells (functions of the class, not bound methods: a
+    # table of bound methods would make every memory a reference cycle).
+    HANDLERS: ClassVar[dict[str, Callable[[VillageMemory, Event], None]]] = {
+        "game_starts": on_start,
+        "night": on_night,
+        "pack": on_pack,
+        "pack_choice": on_pack_choice,
+        "pack_victim": on_pack_victim,
+        "failed_attempt": on_failed,
+        "victim_shown": on_victim,
+        "extra_cards": on_extra,
+        "in_love": on_love,
+        "couple": on_couple,
+        "inspection": on_inspection,
+        "vision": on_vision,
+        "nomination": on_accusation,
+        "ballot": on_accusation,
+    }

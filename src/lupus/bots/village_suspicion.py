@@ -14,8 +14,9 @@ opened a vote against a revealed villager gain a little.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from lupus.bots.memory import Public, as_int, int_list, maybe_int, top_set
 from lupus.engine.model import Event
@@ -79,22 +80,11 @@ class VillagePublic(Public):
         self.banish_leaders: frozenset[int] = frozenset()
         self.banish_top: frozenset[int] = frozenset()
         self.history: list[BallotRecord] = []
-        self.handlers = {
-            "captain": self.on_captain,
-            "vote_opens": self.on_vote_opens,
-            "election": self.on_election,
-            "nominations_open": self.on_nominations_open,
-            "nomination": self.on_nomination,
-            "withdrawal": self.on_withdrawal,
-            "banishment_opens": self.on_banishment_opens,
-            "ballot": self.on_ballot,
-            "death": self.on_death,
-        }
 
     def see(self, event: Event) -> None:
-        handler = self.handlers.get(event.kind)
+        handler = self.HANDLERS.get(event.kind)
         if handler is not None:
-            handler(event)
+            handler(self, event)
 
     def living(self) -> list[int]:
         return [s for s in range(self.n) if s not in self.dead]
@@ -180,3 +170,17 @@ class VillagePublic(Public):
                     self.susp[rec.voter] = self.susp.get(rec.voter, 0.0) + OPENED_ON_VILLAGER
             elif wolf and seat in rec.leaders and rec.target is not None:
                 self.susp[rec.voter] = self.susp.get(rec.voter, 0.0) + SHIELDED_WOLF
+
+    # What each kind of event tells (functions of the class, not bound methods: a
+    # table of bound methods would make every memory a reference cycle).
+    HANDLERS: ClassVar[dict[str, Callable[[VillagePublic, Event], None]]] = {
+        "captain": on_captain,
+        "vote_opens": on_vote_opens,
+        "election": on_election,
+        "nominations_open": on_nominations_open,
+        "nomination": on_nomination,
+        "withdrawal": on_withdrawal,
+        "banishment_opens": on_banishment_opens,
+        "ballot": on_ballot,
+        "death": on_death,
+    }

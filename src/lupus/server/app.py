@@ -29,6 +29,7 @@ from lupus.rulebooks import available
 from lupus.server.clients import Client
 from lupus.server.hub import Hub, explain
 from lupus.server.protocol import MAX_FRAME, VERSION
+from lupus.server.rooms import replayed
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store
 
@@ -191,8 +192,6 @@ def stored_scenario(
 ) -> dict[str, object] | None:
     """The scenario file (docs/scenarios.md) of a stored game, which ``lupus replay``
     replays to the same game; None while the game is not over."""
-    from lupus.server.rooms import replayed
-
     game = replayed(header, actions)
     return game.to_scenario() if game.finished else None
 

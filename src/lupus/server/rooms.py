@@ -357,22 +357,17 @@ class Room:
         self.after_change()
 
     def record(self, game: Game) -> None:
-        """Commit the action just applied; if the store fails, the room is rebuilt from
-        what the store holds, so that the game and its log never differ."""
-        action = game.history[-1]
+        """Commit the action just applied; if the store fails, the game is replayed
+        without it (as the store holds it), so that the game and its log never differ."""
         assert self.game_id is not None
         try:
-            self.store.append_action(
-                self.game_id, len(game.history) - 1, [action.actor, action.verb, list(action.args)]
-            )
+            self.store.append_action(self.game_id, len(game.history) - 1, stored(game.history[-1]))
             if game.finished:
                 self.store.finish_game(self.game_id, self.clock())
         except Exception as exc:
             log.exception("store_refused room=%s game=%s", self.code, self.game_id)
-            game.history.pop()
-            self.game = replayed(game.to_scenario(), [])
-            for done in game.history:
-                self.game.apply(done)
+            kept = [stored(done) for done in game.history[:-1]]
+            self.game = replayed(game.to_scenario(), kept)
             raise ProtocolError("internal", "the server could not save that: try again") from exc
         if game.finished:
             self.status = "finished"
@@ -585,6 +580,11 @@ class Room:
             room.chat_log = list(game.chat)
             room.pacer.resume(state.get("timer"))
         return room
+
+
+def stored(action: Action) -> list[object]:
+    """An action as the store keeps it (``replayed`` applies it again)."""
+    return [action.actor, action.verb, list(action.args)]
 
 
 def replayed(header: dict[str, object], actions: list[list[object]]) -> Game:

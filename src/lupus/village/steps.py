@@ -52,10 +52,6 @@ def traits(kind: type[Ballot]) -> tuple[str, str | None, bool]:
     return found
 
 
-def plain(kind: type[Ballot]) -> bool:
-    return traits(kind)[2]
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class Ballot(VillageStep):
     """Several actors decide at once; a decision may be changed until the step resolves.

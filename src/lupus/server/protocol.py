@@ -165,6 +165,6 @@ Playing = Act | Chat | Ping | Close
 Hosting = Start | AddBot | Kick | Swap | HandOver | Again
 ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
 
-CLIENT: Final = TypeAdapter(ClientMessage)
+CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
 HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again)

@@ -777,9 +777,10 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     for number, seat in enumerate(lobby["seats"]):
         if seat is None:
             continue
-        assert set(seat) == {"name", "bot", "connected"}
+        assert set(seat) == {"name", "bot", "person", "connected"}
         assert (seat["name"], seat["bot"]) == (table.names[number], table.bots[number])
         assert isinstance(seat["connected"], bool)
+        assert isinstance(seat["person"], bool)
 
 
 def check_chat(table: Table, games: dict[str, Played], conn: Conn, line: dict[str, Any]) -> None:

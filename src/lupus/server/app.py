@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import io
 import logging
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import segno
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,8 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from lupus.families import load
-from lupus.rulebooks import available
+from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.hub import Hub, explain
 from lupus.server.protocol import MAX_FRAME, VERSION
@@ -73,21 +74,27 @@ def create_app(
         return JSONResponse({"status": "ok", "rooms": len(hub.rooms), "protocol": VERSION})
 
     async def rulebooks(request: Request) -> Response:
-        found = []
-        for rid in available():
-            book = load(rid)
-            found.append(
-                {
-                    "id": rid,
-                    "name": book.name("rulebook", book.language),
-                    "min_players": book.min_players,
-                    "max_players": book.max_players,
-                    "languages": list(book.languages),
-                    "compositions": book.compositions,
-                    "options": {key: spec.default for key, spec in book.options.items()},
-                }
-            )
-        return JSONResponse(found)
+        return JSONResponse(catalogue.rulebooks(request.query_params.get("lang", "en")))
+
+    async def interface(request: Request) -> Response:
+        languages = catalogue.interface_languages()
+        lang = str(request.path_params["lang"])
+        if lang not in languages:
+            return problem(404, "unknown_language", "the interface does not speak that language")
+        words = catalogue.interface_words(lang)
+        return JSONResponse({"lang": lang, "languages": languages, "words": words})
+
+    async def join_code(request: Request) -> Response:
+        room = hub.rooms.get(str(request.path_params["code"]).upper())
+        if room is None:
+            return problem(404, "unknown_room", "there is no room with that code")
+        # Made here, not by a page script: the link works without any outside service.
+        image = io.BytesIO()
+        link = join_url(request, room.code)
+        segno.make(link, error="m").save(image, kind="svg", scale=8, border=2, title=link)
+        return Response(
+            image.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
+        )
 
     async def create_room(request: Request) -> Response:
         body = await bounded_body(request, MAX_BODY)
@@ -100,11 +107,10 @@ def create_app(
             return problem(400, "malformed", explain(exc))
         except ValueError as exc:
             return problem(400, "not_allowed", str(exc))
-        base = str(request.base_url).rstrip("/")
         return JSONResponse(
             {
                 "room": room.code,
-                "join_url": f"{base}/?room={room.code}",
+                "join_url": join_url(request, room.code),
                 "host_token": token,
                 "host_seat": seat,
             },
@@ -159,6 +165,8 @@ def create_app(
             Route("/api/rulebooks", rulebooks),
             Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", lobby),
+            Route("/api/rooms/{code}/qr.svg", join_code),
+            Route("/api/ui/{lang}", interface),
             Route("/api/games/{game}/scenario", scenario),
             WebSocketRoute("/ws", websocket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -181,6 +189,11 @@ async def bounded_body(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return bytes(body)
+
+
+def join_url(request: Request, code: str) -> str:
+    """The link a friend opens to join: this server's address as the host reached it."""
+    return f"{str(request.base_url).rstrip('/')}/?room={code}"
 
 
 def problem(status: int, code: str, message: str) -> Response:

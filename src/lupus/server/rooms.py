@@ -449,6 +449,7 @@ class Room:
                 else {
                     "name": seat.name,
                     "bot": seat.bot,
+                    "person": seat.token is not None,
                     "connected": number in connected,
                 }
                 for number, seat in enumerate(self.seats)

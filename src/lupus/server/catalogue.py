@@ -1,0 +1,99 @@
+"""What a page needs before it is in a room: the rulebooks with their names, options and
+role explanations in every language, and the interface's own words.
+
+The pages hold no name of their own: a role, a side or a rulebook is named by its
+rulebook, in the reader's language when the rulebook has it (``Rulebook.name``), and
+every other word of the interface comes from the ``[ui]`` table of
+``src/lupus/locales/<lang>.toml``, so that a language is added with one file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+
+from lupus.families import load
+from lupus.rulebooks import available
+from lupus.rulebooks.schema import Rulebook
+
+
+@cache
+def interface_languages() -> dict[str, str]:
+    """Every language the interface speaks -> its own name for itself ("Svenska")."""
+    found = {}
+    for entry in resources.files("lupus.locales").iterdir():
+        if entry.name.endswith(".toml"):
+            table = tomllib.loads(entry.read_text("utf-8")).get("ui")
+            if table:
+                found[entry.name[: -len(".toml")]] = str(table["language"])
+    return dict(sorted(found.items()))
+
+
+@cache
+def interface_words(lang: str) -> dict[str, str]:
+    """The ``[ui]`` table of ``lang``, English filling any word it lacks (a new language
+    may be added a little at a time; a test lists what each one still lacks)."""
+    base = resources.files("lupus.locales")
+
+    def table(code: str) -> dict[str, str]:
+        text = base.joinpath(f"{code}.toml").read_text("utf-8")
+        return {str(k): str(v) for k, v in tomllib.loads(text).get("ui", {}).items()}
+
+    words = table("en")
+    if lang != "en" and lang in interface_languages():
+        words.update(table(lang))
+    return words
+
+
+def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
+    """A rulebook as the pages show it in ``lang`` (the rulebook's first language when
+    it has not that one): ``GET /api/rulebooks``."""
+    said = lang if lang in book.languages else book.language
+    text = book.text.get(said, {})
+    return {
+        "id": book.id,
+        "family": book.family,
+        "name": book.name("rulebook", said),
+        "min_players": book.min_players,
+        "max_players": book.max_players,
+        "languages": list(book.languages),
+        "lang": said,
+        "compositions": book.compositions,
+        "minimum": None
+        if book.minimum is None
+        else {
+            "players": book.minimum.players,
+            "rule": book.minimum.rule,
+            "lifted_by": book.minimum.lifted_by,
+        },
+        "roles": {
+            rid: {
+                "name": book.name(rid, said),
+                "faction": spec.faction,
+                "side": book.name(spec.faction, said),
+                "max": spec.max,
+                "about": text.get(f"about.{rid}"),
+            }
+            for rid, spec in book.roles.items()
+        },
+        "names": dict(book.names.get(said, {})),
+        "options": {key: spec.default for key, spec in book.options.items()},
+        "option_specs": {
+            key: {
+                "type": spec.type,
+                "default": spec.default,
+                "min": spec.min,
+                "max": spec.max,
+                "choices": list(spec.choices),
+                "help": spec.help.get(said)
+                or spec.help.get("en")
+                or next(iter(spec.help.values()), ""),
+            }
+            for key, spec in book.options.items()
+        },
+    }
+
+
+def rulebooks(lang: str) -> list[dict[str, object]]:
+    return [rulebook_entry(load(rid), lang) for rid in available()]

@@ -1,0 +1,254 @@
+// The home page: join a room by its code, or open one (docs/protocol.md, POST /api/rooms).
+
+import { fill, h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { keep } from "./tokens.js";
+
+const CODE = /^[A-HJKMNP-Z2-9]{5}$/;
+
+export async function homePage(app) {
+  document.getElementById("where").textContent = "";
+  const books = await (await fetch(`/api/rulebooks?lang=${lang()}`)).json();
+  fill(app, joinSection(), createSection(books));
+}
+
+function joinSection() {
+  const code = h("input", {
+    id: "join-code",
+    name: "code",
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    maxlength: 5,
+    required: true,
+    pattern: "[A-Za-z0-9]{5}",
+    class: "code-input",
+  });
+  const problem = h("p", { class: "problem", role: "alert" });
+  const form = h(
+    "form",
+    {
+      class: "card",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const wanted = code.value.trim().toUpperCase();
+        if (!CODE.test(wanted)) {
+          problem.textContent = t("bad_code");
+          return;
+        }
+        location.href = `/?room=${wanted}`;
+      },
+    },
+    h("h2", {}, t("join_title")),
+    h("label", { for: "join-code" }, t("room_code")),
+    code,
+    problem,
+    h("button", { type: "submit", class: "primary" }, t("join")),
+  );
+  return form;
+}
+
+function number(id, value, min, max, step = 1) {
+  return h("input", { id, name: id, type: "number", value, min, max, step, inputmode: "decimal" });
+}
+
+function createSection(books) {
+  const problem = h("p", { class: "problem", role: "alert" });
+  const rules = h(
+    "select",
+    { id: "rules", name: "rules" },
+    books.map((book) => h("option", { value: book.id }, book.name)),
+  );
+  const players = number("players", 8, 2, 40);
+  const hostName = h("input", {
+    id: "host-name",
+    name: "host_name",
+    maxlength: 24,
+    autocomplete: "nickname",
+    required: true,
+  });
+  const mode = h(
+    "select",
+    { id: "mode", name: "mode" },
+    h("option", { value: "players" }, t("mode_players")),
+    h("option", { value: "leader" }, t("mode_leader")),
+  );
+  const roomLang = h("select", { id: "room-lang", name: "lang" });
+  const deck = h("div", { class: "deck", id: "deck" });
+  const options = h("div", { id: "options" });
+  const names = h("textarea", { id: "names", name: "names", rows: 4 });
+  const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names);
+  const hostRow = h("div", { class: "field" }, h("label", { for: "host-name" }, t("your_name")), hostName);
+  const night = number("timer-night", "", 5, 3600);
+  const day = number("timer-day", "", 10, 7200);
+  const pace = number("pace", 8, 0, 600, 0.1);
+  let counts = null; // an edited composition, or null: the recommended one
+
+  const book = () => books.find((b) => b.id === rules.value);
+
+  function recommended() {
+    const table = book().compositions[String(players.value)];
+    return table ? { ...table } : null;
+  }
+
+  function showDeck() {
+    const shown = counts || recommended();
+    const editing = counts !== null;
+    const b = book();
+    const cards = Object.entries(b.roles).map(([rid, role]) => {
+      const count = (shown && shown[rid]) || 0;
+      if (!editing && !count) return null;
+      const label = `${role.name}`;
+      if (!editing) {
+        return h("li", { class: "card-role" }, h("span", { class: "count" }, `${count} ×`), " ", label);
+      }
+      const input = number(`count-${rid}`, count, 0, role.max || 40);
+      input.addEventListener("input", () => {
+        counts[rid] = Number(input.value) || 0;
+        summary.textContent = t("cards_total", { count: total(counts) });
+      });
+      return h("li", { class: "card-role editing" }, h("label", { for: `count-${rid}` }, label), input);
+    });
+    const summary = h("p", { class: "hint" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
+    fill(
+      deck,
+      h("ul", { class: "cards" }, cards),
+      summary,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          onclick: () => {
+            counts = editing ? null : recommended() || {};
+            showDeck();
+          },
+        },
+        editing ? t("use_recommended") : t("edit_cards"),
+      ),
+    );
+  }
+
+  function showOptions() {
+    const b = book();
+    fill(
+      options,
+      Object.entries(b.option_specs).map(([key, spec]) => optionField(key, spec)),
+    );
+    fill(
+      roomLang,
+      b.languages.map((code) => h("option", { value: code }, code)),
+    );
+    if (b.languages.includes(lang())) roomLang.value = lang();
+    players.min = b.min_players;
+    players.max = b.max_players;
+  }
+
+  rules.addEventListener("change", () => {
+    counts = null;
+    showOptions();
+    showDeck();
+  });
+  players.addEventListener("input", () => {
+    if (counts === null) showDeck();
+  });
+  mode.addEventListener("change", () => {
+    const leader = mode.value === "leader";
+    namesRow.hidden = !leader;
+    hostRow.hidden = leader;
+    hostName.required = !leader;
+  });
+  showOptions();
+  showDeck();
+
+  async function submit(event) {
+    event.preventDefault();
+    problem.textContent = "";
+    const b = book();
+    const leader = mode.value === "leader";
+    const settings = {
+      rules: b.id,
+      players: Number(players.value),
+      lang: roomLang.value,
+      mode: mode.value,
+      options: readOptions(b),
+      pace: Number(pace.value || 0),
+      timers: {},
+    };
+    if (counts) settings.composition = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
+    if (night.value) settings.timers.night = Number(night.value);
+    if (day.value) settings.timers.day = Number(day.value);
+    if (leader) settings.names = names.value.split("\n").map((n) => n.trim()).filter(Boolean);
+    else settings.host_name = hostName.value.trim();
+    const answer = await fetch("/api/rooms", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(settings),
+    });
+    const body = await answer.json();
+    if (!answer.ok) {
+      problem.textContent = body.message;
+      return;
+    }
+    keep(body.room, body.host_token, true);
+    location.href = `/?room=${body.room}`;
+  }
+
+  return h(
+    "form",
+    { class: "card", id: "create", onsubmit: submit },
+    h("h2", {}, t("create_title")),
+    h("div", { class: "field" }, h("label", { for: "rules" }, t("rulebook")), rules),
+    h("div", { class: "field" }, h("label", { for: "players" }, t("players")), players),
+    h("div", { class: "field" }, h("label", { for: "mode" }, t("mode")), mode),
+    hostRow,
+    namesRow,
+    h("fieldset", {}, h("legend", {}, t("cards")), deck),
+    h("details", {},
+      h("summary", {}, t("more_settings")),
+      h("fieldset", {}, h("legend", {}, t("options")), options),
+      h("div", { class: "field" }, h("label", { for: "room-lang" }, t("room_language")), roomLang),
+      h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),
+      h("div", { class: "field" }, h("label", { for: "timer-day" }, t("timer_day")), day),
+      h("div", { class: "field" }, h("label", { for: "pace" }, t("pace")), pace, h("p", { class: "hint" }, t("pace_help"))),
+    ),
+    problem,
+    h("button", { type: "submit", class: "primary" }, t("create")),
+  );
+}
+
+function total(counts) {
+  return Object.values(counts).reduce((sum, n) => sum + (Number(n) || 0), 0);
+}
+
+function optionField(key, spec) {
+  // A rulebook's option is named by its help text, in the reader's language.
+  const id = `option-${key}`;
+  const label = h("label", { for: id }, spec.help || key);
+  if (spec.type === "bool") {
+    return h("div", { class: "field check" }, h("input", { id, type: "checkbox", checked: spec.default }), label);
+  }
+  let input;
+  if (spec.type === "choice") {
+    input = h("select", { id }, spec.choices.map((c) => h("option", { value: c }, c)));
+    input.value = spec.default;
+  } else {
+    const step = spec.type === "int" ? 1 : "any";
+    input = number(id, spec.default, spec.min ?? "", spec.max ?? "", step);
+  }
+  return h("div", { class: "field" }, label, input);
+}
+
+function readOptions(book) {
+  const chosen = {};
+  for (const [key, spec] of Object.entries(book.option_specs)) {
+    const input = document.getElementById(`option-${key}`);
+    let value;
+    if (spec.type === "bool") value = input.checked;
+    else if (spec.type === "choice") value = input.value;
+    else if (spec.type === "int") value = parseInt(input.value, 10);
+    else value = parseFloat(input.value);
+    if (value !== spec.default && !Number.isNaN(value)) chosen[key] = value;
+  }
+  return chosen;
+}

@@ -1,0 +1,113 @@
+// Before the first game: the room's code, link and QR code, its seats, and the host's
+// controls (kick, reorder, bots, start).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function lobbyScreen(page) {
+  const lobby = page.lobby;
+  const link = `${location.origin}/?room=${lobby.room}`;
+  const book = page.book;
+  const free = lobby.seats.filter((s) => s === null).length;
+  return h(
+    "section",
+    { class: "lobby", "aria-labelledby": "lobby-title" },
+    h("h2", { id: "lobby-title" }, book ? book.name : lobby.rules),
+    h(
+      "div",
+      { class: "invite card" },
+      h("p", {}, t("invite")),
+      h("p", { class: "room-code", "aria-label": t("room_code") }, lobby.room),
+      h("img", { class: "qr", src: `/api/rooms/${lobby.room}/qr.svg`, alt: t("qr_alt", { link }), width: 180, height: 180 }),
+      h("p", {}, h("a", { href: link, class: "join-link" }, link)),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          onclick: () => navigator.clipboard?.writeText(link).then(() => page.toast(t("copied"))),
+        },
+        t("copy_link"),
+      ),
+    ),
+    deckList(page),
+    h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
+    h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
+    page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
+  );
+}
+
+export function deckList(page) {
+  const book = page.book;
+  const composition = page.lobby.composition;
+  return h(
+    "div",
+    { class: "deck" },
+    h("h3", {}, t("cards")),
+    h(
+      "ul",
+      { class: "cards" },
+      Object.entries(composition).map(([rid, count]) => {
+        const role = book?.roles?.[rid];
+        return h(
+          "li",
+          { class: "card-role" },
+          h("span", { class: "count" }, `${count} ×`),
+          " ",
+          role ? role.name : rid,
+          role?.about ? h("span", { class: "about" }, ` — ${role.about}`) : null,
+        );
+      }),
+    ),
+  );
+}
+
+function seatRow(page, seat, number) {
+  const lobby = page.lobby;
+  const controls = [];
+  const started = lobby.number > 0;
+  if (page.host && !started) {
+    if (number > 0) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "swap", seat: number, other: number - 1 }), "aria-label": t("move_up_n", { n: number + 1 }) }, "↑"));
+    if (seat && number !== lobby.host_seat) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "kick", seat: number }) }, t("kick")));
+    if (!seat) {
+      controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "add_bot", seat: number, kind: "heuristic" }) }, t("add_bot")));
+    }
+  }
+  const you = number === page.seat;
+  return h(
+    "li",
+    { class: `seat${you ? " you" : ""}` },
+    h("span", { class: "seat-name" }, seat ? seat.name : t("free_seat")),
+    seat?.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
+    you ? h("span", { class: "tag" }, t("you")) : null,
+    seat && !seat.bot && !seat.connected ? h("span", { class: "tag muted" }, t("away")) : null,
+    number === lobby.host_seat ? h("span", { class: "tag" }, t("host")) : null,
+    h("span", { class: "controls" }, controls),
+  );
+}
+
+function hostControls(page, free) {
+  const fill = h(
+    "select",
+    { id: "fill" },
+    h("option", { value: "heuristic" }, t("fill_heuristic")),
+    h("option", { value: "random" }, t("fill_random")),
+  );
+  return h(
+    "div",
+    { class: "host card" },
+    free
+      ? h("div", { class: "field" }, h("label", { for: "fill" }, t("fill_label", { count: free })), fill)
+      : null,
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        id: "start",
+        onclick: () => page.send(free ? { type: "start", fill: fill.value } : { type: "start" }),
+      },
+      t("start"),
+    ),
+  );
+}

@@ -1,0 +1,27 @@
+// The pages' entry: pick the language, then the home page or a room (`/?room=CODE`).
+
+import { fill, h } from "./dom.js";
+import { choose, languages, load, preferred, t } from "./i18n.js";
+import { homePage } from "./home.js";
+import { RoomPage } from "./room.js";
+
+async function start() {
+  await load(preferred());
+  const picker = document.getElementById("language");
+  fill(
+    picker,
+    Object.entries(languages()).map(([code, name]) => h("option", { value: code }, name)),
+  );
+  picker.value = document.documentElement.lang;
+  picker.addEventListener("change", () => {
+    choose(picker.value);
+    location.reload();
+  });
+  document.getElementById("language-label").textContent = t("language");
+  const app = document.getElementById("app");
+  const code = new URLSearchParams(location.search).get("room");
+  if (code) new RoomPage(app, code.trim().toUpperCase()).start();
+  else homePage(app);
+}
+
+start();

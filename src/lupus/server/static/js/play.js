@@ -1,0 +1,265 @@
+// A game on screen, drawn from the seat's view only: the role card, the decisions open
+// now, the news, the table, and the end. Nothing here knows more than the view says.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function gameScreen(page) {
+  const view = page.view;
+  const leader = page.seat === -1;
+  return h(
+    "section",
+    { class: `game phase-${view.phase}`, "aria-labelledby": "phase-title" },
+    statusBar(page),
+    view.finished ? endBanner(page) : null,
+    page.seat !== null && !leader ? roleCard(page) : null,
+    leader ? leaderTable(page) : decisions(page),
+    news(page),
+    tableList(page),
+    page.host && !view.finished ? closeButton(page) : null,
+  );
+}
+
+function statusBar(page) {
+  const view = page.view;
+  const title =
+    view.phase === "night"
+      ? t("phase_night", { n: view.number })
+      : view.phase === "day"
+        ? t("phase_day", { n: view.number })
+        : t("phase_setup");
+  return h(
+    "div",
+    { class: "status" },
+    h("h2", { id: "phase-title" }, view.finished ? t("game_over") : title),
+    view.deadline && !view.finished ? countdown(view.deadline) : null,
+  );
+}
+
+function countdown(deadline) {
+  const el = h("span", { class: "countdown", dataset: { deadline: String(deadline) }, role: "timer" });
+  tick(el);
+  return el;
+}
+
+function tick(el) {
+  const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
+  const minutes = Math.floor(left / 60);
+  const seconds = String(left % 60).padStart(2, "0");
+  el.textContent = t("time_left", { time: `${minutes}:${seconds}` });
+}
+
+setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 1000);
+
+/** What the seat holds, from the events told to it (the last deal or exchange wins). */
+function holding(page) {
+  let role = null;
+  let houses = null;
+  for (const event of page.events) {
+    const data = event.data;
+    if ((event.kind === "role_dealt" || event.kind === "role_taken") && data.player === page.seat) role = data.role;
+    if (event.kind === "characters_dealt" && data.player === page.seat) houses = data;
+  }
+  return { role, houses };
+}
+
+export function deadSeats(page) {
+  const dead = new Set();
+  for (const event of page.events) if (event.kind === "death") dead.add(event.data.player);
+  return dead;
+}
+
+function roleName(page, rid) {
+  return page.book?.roles?.[rid]?.name || rid;
+}
+
+function roleCard(page) {
+  const { role, houses } = holding(page);
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary reveal",
+      "aria-expanded": String(page.revealed),
+      "aria-controls": "role-card",
+      onclick: () => {
+        page.revealed = !page.revealed;
+        page.render();
+      },
+    },
+    page.revealed ? t("hide_card") : t("show_card"),
+  );
+  let inside = null;
+  if (page.revealed) {
+    if (role) {
+      const about = page.book?.roles?.[role]?.about;
+      inside = [h("p", { class: "role-name" }, roleName(page, role)), about ? h("p", { class: "about" }, about) : null];
+    } else if (houses) {
+      inside = Object.entries(houses.characters).map(([house, character]) =>
+        h(
+          "p",
+          { class: "house" },
+          t(Number(house) % 2 ? "house_second" : "house_first"),
+          ": ",
+          h("strong", {}, roleName(page, character)),
+          Number(house) === houses.chest ? h("span", { class: "tag" }, t("chest")) : null,
+        ),
+      );
+    } else inside = h("p", {}, t("no_card_yet"));
+  }
+  return h(
+    "div",
+    { class: `role-card card${page.revealed ? " shown" : ""}` },
+    toggle,
+    h("div", { id: "role-card", hidden: !page.revealed }, inside),
+  );
+}
+
+function decisions(page) {
+  const view = page.view;
+  if (view.finished) return null;
+  if (page.seat === null) return h("p", { class: "card waiting" }, t("spectating"));
+  if (deadSeats(page).has(page.seat)) return h("p", { class: "card dead" }, t("you_are_dead"));
+  if (!view.prompts.length) {
+    return h(
+      "p",
+      { class: "card waiting", role: "status" },
+      view.phase === "night" ? t("night_sleep") : t("waiting_others"),
+    );
+  }
+  return h(
+    "div",
+    { class: "card decide", role: "group", "aria-labelledby": "decide-title" },
+    h("h3", { id: "decide-title" }, t("your_turn")),
+    view.prompts.map((prompt) => promptButtons(page, prompt)),
+  );
+}
+
+function promptButtons(page, prompt, seat) {
+  return h(
+    "div",
+    { class: "choices" },
+    prompt.choices.map((choice) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "choice",
+          disabled: page.busy,
+          dataset: { verb: prompt.verb, args: JSON.stringify(choice.args) },
+          onclick: () => page.act(prompt.verb, choice.args, seat),
+        },
+        choice.label,
+      ),
+    ),
+  );
+}
+
+function leaderTable(page) {
+  const view = page.view;
+  if (view.finished) return null;
+  if (!view.table.length) return h("p", { class: "card waiting" }, t("leader_nobody"));
+  return h(
+    "div",
+    { class: "card decide" },
+    h("h3", {}, t("leader_table")),
+    view.table.map((entry) =>
+      h(
+        "div",
+        { class: "leader-seat" },
+        h("h4", {}, page.name(entry.seat)),
+        entry.prompts.map((prompt) => promptButtons(page, prompt, entry.seat)),
+      ),
+    ),
+  );
+}
+
+function news(page) {
+  // The phase so far, newest last; the whole story folded under it.
+  const lines = page.lines;
+  let start = lines.length;
+  while (start > 0 && !lines[start - 1].startsWith("==")) start--;
+  const recent = lines.slice(start).filter((line) => line !== "");
+  return h(
+    "div",
+    { class: "news card" },
+    h("h3", {}, t("news")),
+    h("ul", { class: "lines", "aria-live": "polite" }, recent.map((line) => h("li", {}, line))),
+    h(
+      "details",
+      {
+        class: "timeline",
+        open: page.view.finished || page.timelineOpen,
+        ontoggle: (event) => (page.timelineOpen = event.target.open),
+      },
+      h("summary", {}, t("timeline")),
+      h("ol", { class: "lines" }, lines.map((line) => (line.startsWith("==") ? h("li", { class: "heading" }, line.replace(/^==\s*|\s*==$/g, "")) : line ? h("li", {}, line) : null))),
+    ),
+  );
+}
+
+function tableList(page) {
+  const lobby = page.lobby;
+  const dead = deadSeats(page);
+  return h(
+    "div",
+    { class: "players card" },
+    h("h3", {}, t("players")),
+    h(
+      "ul",
+      { class: "seats" },
+      lobby.seats.map((seat, number) => {
+        if (!seat) return null;
+        const gone = dead.has(number);
+        const controls = [];
+        if (page.host && !page.view.finished && seat.person && number !== lobby.host_seat) {
+          controls.push(
+            seat.bot
+              ? h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: null }) }, t("give_back"))
+              : h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: "heuristic" }) }, t("hand_over")),
+          );
+        }
+        return h(
+          "li",
+          { class: `seat${gone ? " gone" : ""}${number === page.seat ? " you" : ""}` },
+          h("span", { class: "seat-name" }, seat.name),
+          gone ? h("span", { class: "tag dead-tag" }, t("dead")) : null,
+          number === page.seat ? h("span", { class: "tag" }, t("you")) : null,
+          seat.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
+          !seat.bot && !seat.connected && lobby.mode === "players" ? h("span", { class: "tag muted" }, t("away")) : null,
+          h("span", { class: "controls" }, controls),
+        );
+      }),
+    ),
+  );
+}
+
+function closeButton(page) {
+  return h(
+    "div",
+    { class: "host card" },
+    h("p", { class: "hint" }, t("close_help")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        id: "close-step",
+        onclick: () => page.send({ type: "close", state_id: page.view.state_id }).catch(() => {}),
+      },
+      t("close_step"),
+    ),
+  );
+}
+
+function endBanner(page) {
+  const over = [...page.events].reverse().find((event) => event.kind === "game_over");
+  const won = over && page.seat !== null && over.data.winners.includes(page.seat);
+  return h(
+    "div",
+    { class: "card end", role: "status" },
+    h("p", { class: "result" }, over ? t(won ? "you_won" : page.seat === null || page.seat === -1 ? "game_ended" : "you_lost") : t("game_ended")),
+    h("p", {}, h("a", { href: `/api/games/${page.view.game}/scenario`, download: `${page.view.game}.json` }, t("download"))),
+    page.host ? h("button", { type: "button", class: "primary", id: "again", onclick: () => page.send({ type: "again" }) }, t("play_again")) : null,
+  );
+}

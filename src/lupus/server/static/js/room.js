@@ -1,0 +1,224 @@
+// A room's page: one connection, the room's state as the server sends it, and the
+// screen drawn from that state alone (the lobby before the first game, then the game).
+
+import { Connection } from "./connection.js";
+import { announce, fill, h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { chatPanel } from "./chat.js";
+import { lobbyScreen } from "./lobby.js";
+import { gameScreen } from "./play.js";
+import { forget, keep, kept } from "./tokens.js";
+
+export class RoomPage {
+  constructor(app, code) {
+    this.app = app;
+    this.code = code;
+    this.seat = undefined; // a seat number, -1 (a game leader) or null (a spectator)
+    this.host = false;
+    this.lobby = null;
+    this.view = null; // the latest view frame, its events and lines merged in
+    this.events = [];
+    this.lines = [];
+    this.chat = [];
+    this.book = null;
+    this.entering = null;
+    this.revealed = false;
+    this.busy = false;
+    this.notice = "";
+    this.lastPrompts = "";
+    this.connection = new Connection(
+      () => this.entering,
+      (frame) => this.receive(frame),
+      (state) => this.connectionState(state),
+    );
+  }
+
+  async start() {
+    document.getElementById("where").textContent = this.code;
+    const mine = kept(this.code);
+    if (mine) {
+      this.entering = { type: "rejoin", room: this.code, token: mine.token, lang: lang() };
+      this.connection.open();
+      this.render();
+      return;
+    }
+    const answer = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+    if (!answer.ok) {
+      fill(this.app, h("section", { class: "card" }, h("h2", {}, t("no_room")), h("p", {}, t("no_room_help")), h("a", { href: "/", class: "button" }, t("home"))));
+      return;
+    }
+    const lobby = await answer.json();
+    this.askName(lobby);
+  }
+
+  /** A newcomer: a name to join with, or watching (once the game started). */
+  askName(lobby) {
+    const name = h("input", { id: "name", maxlength: 24, required: true, autocomplete: "nickname" });
+    const problem = h("p", { class: "problem", role: "alert" });
+    const open = lobby.status === "lobby" && lobby.seats.some((s) => s === null);
+    const join = (event) => {
+      event.preventDefault();
+      this.entering = { type: "join", room: this.code, name: name.value.trim(), lang: lang() };
+      this.joinProblem = problem;
+      this.connection.open();
+    };
+    const watch = () => {
+      this.entering = { type: "watch", room: this.code, lang: lang() };
+      this.connection.open();
+      this.render();
+    };
+    fill(
+      this.app,
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, t("room_title", { code: this.code })),
+        open
+          ? h(
+              "form",
+              { onsubmit: join },
+              h("label", { for: "name" }, t("your_name")),
+              name,
+              problem,
+              h("button", { type: "submit", class: "primary" }, t("join")),
+            )
+          : h("p", {}, t("room_closed")),
+        lobby.spectators ? h("button", { type: "button", class: "secondary", onclick: watch }, t("watch")) : null,
+      ),
+    );
+    if (open) name.focus();
+  }
+
+  connectionState(state) {
+    this.online = state === "open";
+    const where = document.getElementById("where");
+    where.textContent = state === "open" ? this.code : `${this.code} · ${t("reconnecting")}`;
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "welcome":
+        this.seat = frame.seat;
+        this.host = frame.host;
+        if (frame.token) {
+          keep(this.code, frame.token, frame.host);
+          this.entering = { type: "rejoin", room: this.code, token: frame.token, lang: lang() };
+        }
+        // What follows is everything from scratch.
+        this.chat = [];
+        if (this.chatView) this.chatView.clear();
+        break;
+      case "lobby":
+        this.lobby = frame;
+        this.loadBook(frame.rules);
+        break;
+      case "view":
+        this.merge(frame);
+        break;
+      case "chat":
+        this.chat.push(frame);
+        if (this.chatView) this.chatView.add(frame);
+        return;
+      case "error":
+        this.refused(frame);
+        return;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  refused(frame) {
+    if (frame.code === "bad_token" || (frame.code === "unknown_room" && this.entering?.type === "rejoin")) {
+      forget(this.code);
+      this.connection.close();
+      this.entering = null;
+      location.reload();
+      return;
+    }
+    if (this.entering?.type === "join" && this.seat === undefined) {
+      this.connection.close();
+      if (this.joinProblem) this.joinProblem.textContent = frame.message;
+      return;
+    }
+    if (frame.code === "stale" || frame.code === "illegal") return; // the next view comes
+    this.toast(frame.message);
+  }
+
+  toast(text) {
+    const toast = document.getElementById("toast");
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (toast.hidden = true), 4000);
+  }
+
+  async loadBook(rules) {
+    if (this.book && this.book.id === rules) return;
+    const books = await (await fetch(`/api/rulebooks?lang=${lang()}`)).json();
+    this.book = books.find((b) => b.id === rules) || null;
+    this.render();
+  }
+
+  /** docs/protocol.md, "Merging". */
+  merge(frame) {
+    if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
+      this.events = [];
+      this.lines = [];
+      this.revealed = false;
+    }
+    this.events.length = Math.min(this.events.length, frame.from);
+    this.events.push(...frame.events);
+    if (frame.from === 0) this.lines = [];
+    this.lines.push(...frame.lines);
+    this.fresh = frame.lines;
+    this.view = frame;
+    this.busy = false;
+    const prompts = JSON.stringify(frame.prompts);
+    if (frame.waiting && prompts !== this.lastPrompts) announce(t("your_turn"));
+    this.lastPrompts = prompts;
+  }
+
+  /** The names of the seats, from the lobby. */
+  name(seat) {
+    const entry = this.lobby?.seats?.[seat];
+    return entry ? entry.name : t("seat_n", { n: seat + 1 });
+  }
+
+  send(message) {
+    return this.connection.send(message).catch((error) => {
+      if (error.code && error.code !== "disconnected" && error.code !== "stale" && error.code !== "illegal") this.toast(error.message);
+      throw error;
+    });
+  }
+
+  act(verb, args, seat) {
+    if (this.busy || !this.view) return;
+    this.busy = true;
+    this.render();
+    const message = { type: "act", verb, args, state_id: this.view.state_id };
+    if (seat !== undefined) message.seat = seat;
+    this.send(message).catch(() => {
+      this.busy = false;
+      this.render();
+    });
+  }
+
+  render() {
+    if (this.entering === null) return;
+    if (!this.lobby) {
+      fill(this.app, h("p", { class: "card" }, t("connecting")));
+      return;
+    }
+    if (!this.shell) {
+      this.main = h("div", { class: "screen" });
+      this.chatView = chatPanel(this);
+      this.shell = h("div", { class: "room" }, this.main, this.chatView.element);
+      fill(this.app, this.shell);
+      for (const line of this.chat) this.chatView.add(line);
+    }
+    if (this.lobby.status === "lobby" || !this.view) fill(this.main, lobbyScreen(this));
+    else fill(this.main, gameScreen(this));
+    this.chatView.update();
+  }
+}

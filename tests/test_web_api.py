@@ -1,0 +1,97 @@
+"""What the pages read before a room: the interface's words in every language, the
+rulebooks as the form shows them, the join link's QR code; and the pages themselves are
+served, with no outside address in them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from lupus.families import load
+from lupus.rulebooks import available
+from lupus.server import catalogue
+from lupus.server.app import STATIC
+from server_harness import Server
+
+LOCALES = Path(catalogue.__file__).resolve().parent.parent / "locales"
+OUTSIDE = re.compile(r"(?:https?:)?//(?!www\.w3\.org)[a-z0-9.-]+\.[a-z]{2,}")
+JS_KEY = re.compile(r"""\bt\(\s*["'`]([a-z_]+)["'`]""")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "lupus.db").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def words_used() -> set[str]:
+    """Every interface word a page script asks for by a literal key."""
+    found = set()
+    for script in (STATIC / "js").glob("*.js"):
+        found |= set(JS_KEY.findall(script.read_text("utf-8")))
+    return found
+
+
+def test_every_language_has_every_word() -> None:
+    languages = catalogue.interface_languages()
+    assert languages == {"en": "English", "sv": "Svenska"}
+    english = catalogue.interface_words("en")
+    assert words_used() <= set(english), sorted(words_used() - set(english))
+    for lang in languages:
+        table = tomllib.loads((LOCALES / f"{lang}.toml").read_text("utf-8"))["ui"]
+        assert set(table) == set(english), (lang, sorted(set(english) ^ set(table)))
+        placeholders = {key: set(re.findall(r"\{(\w+)\}", text)) for key, text in table.items()}
+        for key, text in english.items():
+            assert placeholders[key] == set(re.findall(r"\{(\w+)\}", text)), (lang, key)
+
+
+def test_rulebooks_are_named_in_the_readers_language(server: Server) -> None:
+    swedish = httpx.get(f"{server.http}/api/rulebooks?lang=sv").json()
+    maffia = next(book for book in swedish if book["id"] == "maffia")
+    assert maffia["lang"] == "sv"
+    assert maffia["roles"]["detective"]["name"] == load("maffia").name("detective", "sv")
+    assert maffia["roles"]["mafia"]["about"]
+    werewolf = next(book for book in swedish if book["id"] == "werewolf")
+    assert werewolf["lang"] == "en"  # the rulebook has no Swedish names
+    assert werewolf["option_specs"]["captain"]["help"].startswith("Elect a Captain")
+    assert [book["id"] for book in swedish] == available()
+
+
+def test_the_interface_words_are_served(server: Server) -> None:
+    answer = httpx.get(f"{server.http}/api/ui/sv").json()
+    assert answer["lang"] == "sv"
+    assert answer["words"]["join"] == "Gå med"
+    missing = httpx.get(f"{server.http}/api/ui/xx")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == "unknown_language"
+
+
+def test_the_join_link_has_a_qr_code(server: Server) -> None:
+    room = server.create(rules="werewolf", players=8, host_name="Ann")
+    answer = httpx.get(f"{server.http}/api/rooms/{room['room']}/qr.svg")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "image/svg+xml"
+    assert answer.text.startswith("<?xml") or answer.text.startswith("<svg")
+    assert room["join_url"] in answer.text  # its title: what the code says
+    assert httpx.get(f"{server.http}/api/rooms/ZZZZZ/qr.svg").status_code == 404
+
+
+def test_the_pages_are_served_and_need_no_outside_address(server: Server) -> None:
+    page = httpx.get(f"{server.http}/")
+    assert page.status_code == 200
+    assert '<script type="module" src="/static/js/main.js">' in page.text
+    for path in sorted(STATIC.rglob("*")):
+        if path.suffix in {".js", ".css", ".html"}:
+            text = path.read_text("utf-8")
+            served = httpx.get(f"{server.http}/static/{path.relative_to(STATIC).as_posix()}")
+            assert served.status_code == 200, path
+            # No CDN, no outside font: the pages work on a closed network.
+            assert not OUTSIDE.search(text), path

@@ -1,0 +1,119 @@
+"""Playing in the browser: whole games on phone-sized pages in a real Chromium, a page
+reloaded mid-night, the server killed and restarted under open pages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server_harness import Server
+from web_harness import ARTIFACTS, Phone, browser, join, open_room, play_out
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "lupus.db").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def table_of(chromium: object, server: Server, shots: Path, count: int) -> list[Phone]:
+    return [Phone(chromium, server.http, name, shots) for name in NAMES[:count]]
+
+
+def test_a_whole_werewolf_game_on_eight_phones(server: Server) -> None:
+    shots = ARTIFACTS / "werewolf"
+    with browser() as chromium:
+        phones = table_of(chromium, server, shots, 8)
+        host = phones[0]
+        code = open_room(host, "werewolf", 8)
+        for phone in phones[1:]:
+            join(phone, code)
+        host.page.wait_for_selector("text=At the table: 8 of 8")
+        host.shot("lobby")
+        host.page.click("#start")
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+        # Every phone has its own card, shown only when asked.
+        cards = []
+        for phone in phones:
+            assert phone.page.query_selector(".role-name") is None
+            phone.page.click(".reveal")
+            cards.append(phone.page.inner_text(".role-name"))
+            if phone is host:
+                host.shot("card")
+            phone.page.click(".reveal")
+        assert sorted(cards).count("Werewolf") == 2
+        assert "Seer" in cards
+
+        seen: set[str] = set()
+
+        def screens(phone: Phone) -> None:
+            phase = phone.phase()
+            if phone.choices() and f"{phase}-choice" not in seen:
+                seen.add(f"{phase}-choice")
+                phone.shot(f"{phase}-choice")
+
+        play_out(phones, host, each=screens)
+        host.shot("end")
+        for phone in phones:
+            text = phone.page.inner_text(".end")
+            assert "won" in text or "lost" in text
+            assert not phone.errors, phone.errors
+        # The whole story names every card once it is over.
+        story = host.page.inner_text(".timeline")
+        assert "The game is over" in story
+        assert {"night-choice", "day-choice"} <= seen
+
+
+def test_a_reloaded_page_lands_back_in_its_seat(server: Server) -> None:
+    with browser() as chromium:
+        phones = table_of(chromium, server, ARTIFACTS / "reload", 3)
+        host = phones[0]
+        code = open_room(host, "mafia-classic", 3)
+        for phone in phones[1:]:
+            join(phone, code)
+        host.page.click("#start")
+        bob = phones[1]
+        bob.page.wait_for_selector(".game")
+        play_out(phones, host, until=lambda: bob.phase() == "night")
+        bob.page.click(".reveal")
+        card = bob.page.inner_text(".role-name")
+        bob.page.reload()
+        bob.page.wait_for_selector(".game")
+        assert bob.page.inner_text(".seat.you .seat-name") == "Bob"
+        bob.page.click(".reveal")
+        assert bob.page.inner_text(".role-name") == card
+        bob.shot("after-reload")
+        assert not bob.errors
+
+
+def test_pages_carry_on_after_the_server_is_killed(server: Server) -> None:
+    with browser() as chromium:
+        phones = table_of(chromium, server, ARTIFACTS / "restart", 3)
+        host = phones[0]
+        code = open_room(host, "mafia-classic", 3)
+        for phone in phones[1:]:
+            join(phone, code)
+        host.page.click("#start")
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+        server.kill()
+        for phone in phones:
+            phone.page.wait_for_selector("text=reconnecting", timeout=10000)
+        time.sleep(0.5)
+        server.start()
+        for phone in phones:
+            phone.page.wait_for_function(
+                "!document.getElementById('where').textContent.includes('·')", timeout=15000
+            )
+        play_out(phones, host)
+        for phone in phones:
+            assert phone.finished()

@@ -1,0 +1,165 @@
+"""Real pages in a real browser: Debian's Chromium driven by Playwright, against a real
+``lupus serve`` on a free loopback port (``server_harness.Server``).
+
+Each player is a browser context of his own at a phone's size (his own local storage,
+so his own token), as friends around a table each hold a phone. Screenshots of the key
+screens go to ``artifacts/web/<test>/`` (docs/play.md shows a chosen few).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+PHONE = {"width": 360, "height": 740}
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+# As the machine's notes advise: no background traffic (the network is closed) and no
+# sandbox (CI runs as root).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSIVE = {"pass", "abstain", "sleep"}
+
+
+def chromium_path() -> str:
+    """The system's Chromium; CI installs it (.ci/run), elsewhere its absence skips."""
+    found = os.environ.get("LUPUS_CHROMIUM") or shutil.which("chromium")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
+        pytest.skip("no chromium on this machine (apt-get install chromium)")
+    return found
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Phone:
+    """One player's page (a browser context of its own)."""
+
+    def __init__(self, browser: Any, base: str, name: str, shots: Path, lang: str = "en") -> None:
+        self.name = name
+        self.context = browser.new_context(viewport=PHONE, locale=lang, device_scale_factor=1)
+        # The interface's language, as the page's picker would keep it.
+        self.context.add_init_script(f"localStorage.setItem('lupus:lang', '{lang}')")
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.base = base
+        self.shots = shots
+
+    def shot(self, label: str) -> Path:
+        self.shots.mkdir(parents=True, exist_ok=True)
+        path = self.shots / f"{label}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def choices(self) -> list[Any]:
+        return list(self.page.query_selector_all(".decide button.choice:enabled"))
+
+    def finished(self) -> bool:
+        return self.page.query_selector(".end") is not None
+
+    def phase(self) -> str:
+        found = self.page.query_selector(".game")
+        if found is None:
+            return ""
+        classes = found.get_attribute("class") or ""
+        match = re.search(r"phase-(\w+)", classes)
+        return match.group(1) if match else ""
+
+
+def open_room(host: Phone, rules: str, players: int, **more: Any) -> str:
+    """The host fills in the home page's form; the room's code."""
+    host.goto("/")
+    page = host.page
+    page.wait_for_selector("#create")
+    page.select_option("#rules", rules)
+    page.fill("#players", str(players))
+    page.fill("#host-name", host.name)
+    page.click("#create summary")
+    page.fill("#pace", str(more.get("pace", 0.3)))
+    host.shot("home")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector(".lobby")
+    code = page.inner_text(".room-code").strip()
+    assert re.fullmatch(r"[A-Z2-9]{5}", code), code
+    return code
+
+
+def join(phone: Phone, code: str) -> None:
+    phone.goto(f"/?room={code}")
+    phone.page.fill("#name", phone.name)
+    phone.page.click("form button[type=submit]")
+    phone.page.wait_for_selector(".lobby")
+
+
+def pick(buttons: list[Any]) -> Any:
+    """The first choice that does something (a vote, a target) rather than pass."""
+    for button in buttons:
+        if (button.get_attribute("data-verb") or "") not in PASSIVE:
+            return button
+    return buttons[0]
+
+
+def play_out(
+    phones: list[Phone],
+    host: Phone,
+    *,
+    limit: float = 240.0,
+    stall: float = 6.0,
+    each: Callable[[Phone], None] | None = None,
+    until: Callable[[], bool] | None = None,
+) -> None:
+    """Tap through the game on every phone until every page shows the end (or
+    ``until`` says so): each phone with a choice taps one; if nothing moved for
+    ``stall`` seconds the host closes the step, as a host at a table would."""
+    deadline = time.monotonic() + limit
+    moved = time.monotonic()
+    while time.monotonic() < deadline:
+        if until is not None and until():
+            return
+        if all(phone.finished() for phone in phones):
+            return
+        for phone in phones:
+            if each is not None:
+                each(phone)
+            buttons = phone.choices()
+            if buttons:
+                with contextlib.suppress(playwright_api.Error):
+                    pick(buttons).click(timeout=2000)
+                    moved = time.monotonic()
+        if time.monotonic() - moved > stall:
+            close = host.page.query_selector("#close-step")
+            if close is not None:
+                with contextlib.suppress(playwright_api.Error):
+                    close.click(timeout=2000)
+            moved = time.monotonic()
+        time.sleep(0.05)
+    raise AssertionError("the game did not end in time")

@@ -3,24 +3,28 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { leaderScreen } from "./leader.js";
+import { lupusburgBoard } from "./lupusburg.js";
 
 export function gameScreen(page) {
   const view = page.view;
   const leader = page.seat === -1;
+  if (leader) return leaderScreen(page);
   return h(
     "section",
     { class: `game phase-${view.phase}`, "aria-labelledby": "phase-title" },
     statusBar(page),
     view.finished ? endBanner(page) : null,
-    page.seat !== null && !leader ? roleCard(page) : null,
-    leader ? leaderTable(page) : decisions(page),
+    page.seat !== null ? roleCard(page) : null,
+    decisions(page),
+    page.book?.family === "lupusburg" ? lupusburgBoard(page) : null,
     news(page),
     tableList(page),
     page.host && !view.finished ? closeButton(page) : null,
   );
 }
 
-function statusBar(page) {
+export function statusBar(page) {
   const view = page.view;
   const title =
     view.phase === "night"
@@ -69,7 +73,7 @@ export function deadSeats(page) {
   return dead;
 }
 
-function roleName(page, rid) {
+export function roleName(page, rid) {
   return page.book?.roles?.[rid]?.name || rid;
 }
 
@@ -135,7 +139,7 @@ function decisions(page) {
   );
 }
 
-function promptButtons(page, prompt, seat) {
+export function promptButtons(page, prompt, seat) {
   return h(
     "div",
     { class: "choices" },
@@ -155,26 +159,7 @@ function promptButtons(page, prompt, seat) {
   );
 }
 
-function leaderTable(page) {
-  const view = page.view;
-  if (view.finished) return null;
-  if (!view.table.length) return h("p", { class: "card waiting" }, t("leader_nobody"));
-  return h(
-    "div",
-    { class: "card decide" },
-    h("h3", {}, t("leader_table")),
-    view.table.map((entry) =>
-      h(
-        "div",
-        { class: "leader-seat" },
-        h("h4", {}, page.name(entry.seat)),
-        entry.prompts.map((prompt) => promptButtons(page, prompt, entry.seat)),
-      ),
-    ),
-  );
-}
-
-function news(page) {
+export function news(page) {
   // The phase so far, newest last; the whole story folded under it.
   const lines = page.lines;
   let start = lines.length;
@@ -198,7 +183,7 @@ function news(page) {
   );
 }
 
-function tableList(page) {
+export function tableList(page) {
   const lobby = page.lobby;
   const dead = deadSeats(page);
   return h(
@@ -234,7 +219,7 @@ function tableList(page) {
   );
 }
 
-function closeButton(page) {
+export function closeButton(page) {
   return h(
     "div",
     { class: "host card" },
@@ -252,7 +237,7 @@ function closeButton(page) {
   );
 }
 
-function endBanner(page) {
+export function endBanner(page) {
   const over = [...page.events].reverse().find((event) => event.kind === "game_over");
   const won = over && page.seat !== null && over.data.winners.includes(page.seat);
   return h(

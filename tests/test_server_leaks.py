@@ -124,6 +124,9 @@ FIELDS = {
         "number",
         "game",
         "host_seat",
+        "seeded",
+        "spectators",
+        "table",
         "seats",
     },
     "view": {
@@ -769,6 +772,9 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     counts = settings.get("composition") or composition(book, settings["players"])
     assert lobby["composition"] == counts
     assert lobby["options"] == settings.get("options", {})
+    assert lobby["seeded"] is True  # (every room of this test is seeded)
+    assert lobby["spectators"] is settings.get("spectators", True)
+    assert lobby["table"] is settings.get("table", False)
     assert lobby["lang"] == table.lang
     assert lobby["host_seat"] == (0 if mode == "players" else None)
     assert lobby["status"] in ("lobby", "playing", "finished")

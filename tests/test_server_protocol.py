@@ -167,6 +167,13 @@ REFUSED = [
     ({"rules": "nope", "players": 5}, 400, "not_allowed", "there is no rulebook 'nope'"),
     ({"rules": "werewolf", "players": 31}, 400, "not_allowed", "played by 3 to 30 players"),
     ({"rules": "werewolf", "players": 41}, 400, "malformed", "players"),
+    (
+        {"rules": "mafia-classic", "players": 3, "mode": "leader", "names": ["A", "B", "C"]}
+        | {"table": True},
+        400,
+        "not_allowed",
+        "not an at-the-table room",
+    ),
     ({"rules": "werewolf", "players": 8.0}, 400, "malformed", "players"),
     ({"rules": "werewolf", "players": True}, 400, "malformed", "players"),
     ({"rules": "werewolf", "players": "8"}, 400, "malformed", "players"),
@@ -755,6 +762,32 @@ def test_a_spectator_sees_the_public_view(server: Server) -> None:
                 act = {"type": "act", "verb": "vote", "args": [1], "state_id": 0}
                 await refused(sam, act, "not_allowed")
                 await refused(sam, {"type": "start"}, "not_host")
+        finally:
+            await ann.close()
+
+    run(test)
+
+
+def test_a_room_may_refuse_spectators_but_not_its_host(server: Server) -> None:
+    async def test() -> None:
+        created, ann = await started_game(server, spectators=False, table=True, seed=3)
+        lobby = lobby_of(server, created["room"])
+        assert (lobby["spectators"], lobby["table"], lobby["seeded"]) == (False, True, True)
+        try:
+            async with players(server, 2) as (sam, host):
+                await refused(sam, {"type": "watch", "room": created["room"]}, "not_allowed")
+                wrong = {"type": "watch", "room": created["room"], "token": "x" * 32}
+                await refused(sam, wrong, "not_allowed")
+                # The host's own device may watch (an at-the-table narrator), and his
+                # watching connection is a spectator's, with no host powers.
+                token = created["host_token"]
+                await host.send({"type": "watch", "room": created["room"], "token": token})
+                welcome = await host.until("welcome")
+                assert (welcome["seat"], welcome["host"]) == (None, False)
+                view = await host.until("view")
+                assert view["seat"] is None and view["prompts"] == []
+                assert all(event["audience"] is None for event in view["events"])
+                await refused(host, {"type": "start"}, "not_host")
         finally:
             await ann.close()
 

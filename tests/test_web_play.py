@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lupus.families import load
 from server_harness import Server
 from web_harness import ARTIFACTS, Phone, browser, join, open_room, play_out
 
@@ -33,7 +34,7 @@ def test_a_whole_werewolf_game_on_eight_phones(server: Server) -> None:
     with browser() as chromium:
         phones = table_of(chromium, server, shots, 8)
         host = phones[0]
-        code = open_room(host, "werewolf", 8)
+        code = open_room(host, "werewolf", 8, options=["captain"])
         for phone in phones[1:]:
             join(phone, code)
         host.page.wait_for_selector("text=At the table: 8 of 8")
@@ -61,8 +62,19 @@ def test_a_whole_werewolf_game_on_eight_phones(server: Server) -> None:
                 seen.add(f"{phase}-choice")
                 phone.shot(f"{phase}-choice")
 
-        play_out(phones, host, each=screens)
+        def election(phone: Phone) -> None:
+            screens(phone)
+            if "election" not in seen and phone.page.query_selector(".tally"):
+                seen.add("election")
+                assert "The election" in phone.page.inner_text(".tally")
+                phone.shot("election")
+            if "captain" not in seen and phone.page.query_selector(".players >> text=Captain"):
+                seen.add("captain")
+
+        play_out(phones, host, each=election)
         host.shot("end")
+        # The Captain was elected (the rulebook's option), and the pages said who.
+        assert {"election", "captain"} <= seen
         for phone in phones:
             text = phone.page.inner_text(".end")
             assert "won" in text or "lost" in text
@@ -117,3 +129,47 @@ def test_pages_carry_on_after_the_server_is_killed(server: Server) -> None:
         play_out(phones, host)
         for phone in phones:
             assert phone.finished()
+
+
+def test_a_maffia_game_in_swedish(server: Server) -> None:
+    """The Swedish seed played in Swedish: the interface's words, the rulebook's names
+    and the narration all in Swedish, on every phone."""
+    shots = ARTIFACTS / "maffia-sv"
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, shots, lang="sv") for name in NAMES[:6]]
+        host = phones[0]
+        code = open_room(host, "maffia", 6)
+        assert host.page.inner_text("#lobby-title") == "Maffia a.k.a. Varulv"
+        for phone in phones[1:]:
+            join(phone, code)
+        host.page.wait_for_selector("text=Vid bordet: 6 av 6")
+        host.shot("lobby")
+        host.page.click("#start")
+        cards = []
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+            phone.page.click(".reveal")
+            cards.append(phone.page.inner_text(".role-name"))
+            phone.page.click(".reveal")
+        book = load("maffia")
+        dealt = [
+            book.name(rid, "sv") for rid, n in book.compositions["6"].items() for _ in range(n)
+        ]
+        assert sorted(cards) == sorted(dealt), cards
+        seen: set[str] = set()
+
+        def screens(phone: Phone) -> None:
+            phase = phone.phase()
+            if phone.choices() and phase not in seen:
+                seen.add(phase)
+                phone.shot(f"{phase}-choice")
+
+        play_out(phones, host, each=screens)
+        host.shot("end")
+        for phone in phones:
+            assert phone.page.inner_text(".end .result") in {
+                "Din sida vann!",
+                "Din sida förlorade.",
+            }
+            assert not phone.errors, phone.errors
+        assert "Hela historien" in host.page.inner_text(".timeline summary")

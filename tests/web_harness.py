@@ -35,6 +35,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSIVE = {"pass", "abstain", "sleep"}
+UNDOING = {"withdraw"}
 
 
 def chromium_path() -> str:
@@ -71,10 +72,15 @@ class Phone:
         self.base = base
         self.shots = shots
 
-    def shot(self, label: str) -> Path:
+    def shot(self, label: str, *, whole: bool = False, of: str | None = None) -> Path:
+        """The phone's screen as its player sees it (``whole``: the whole page; ``of``:
+        the element of that selector, scrolled into view)."""
         self.shots.mkdir(parents=True, exist_ok=True)
         path = self.shots / f"{label}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        if of is not None:
+            self.page.locator(of).screenshot(path=str(path))
+        else:
+            self.page.screenshot(path=str(path), full_page=whole)
         return path
 
     def goto(self, path: str) -> None:
@@ -105,6 +111,10 @@ def open_room(host: Phone, rules: str, players: int, **more: Any) -> str:
     page.fill("#host-name", host.name)
     page.click("#create summary")
     page.fill("#pace", str(more.get("pace", 0.3)))
+    if more.get("table"):
+        page.check("#table")
+    for option in more.get("options", ()):
+        page.check(f"#option-{option}")
     host.shot("home")
     page.click("#create button[type=submit]")
     page.wait_for_selector(".lobby")
@@ -120,12 +130,18 @@ def join(phone: Phone, code: str) -> None:
     phone.page.wait_for_selector(".lobby")
 
 
-def pick(buttons: list[Any]) -> Any:
-    """The first choice that does something (a vote, a target) rather than pass."""
-    for button in buttons:
-        if (button.get_attribute("data-verb") or "") not in PASSIVE:
+def pick(buttons: list[Any]) -> Any | None:
+    """The first choice that does something (a vote, a target) rather than pass; never
+    taking back what was done (a nomination withdrawn and made again would go on
+    forever): a player who can only withdraw waits for the step's end."""
+    verbs = [button.get_attribute("data-verb") or "" for button in buttons]
+    for button, verb in zip(buttons, verbs, strict=True):
+        if verb not in PASSIVE and verb not in UNDOING:
             return button
-    return buttons[0]
+    for button, verb in zip(buttons, verbs, strict=True):
+        if verb not in UNDOING:
+            return button
+    return None
 
 
 def play_out(
@@ -133,7 +149,7 @@ def play_out(
     host: Phone,
     *,
     limit: float = 240.0,
-    stall: float = 6.0,
+    stall: float = 4.0,
     each: Callable[[Phone], None] | None = None,
     until: Callable[[], bool] | None = None,
 ) -> None:
@@ -150,10 +166,10 @@ def play_out(
         for phone in phones:
             if each is not None:
                 each(phone)
-            buttons = phone.choices()
-            if buttons:
+            chosen = pick(phone.choices())
+            if chosen is not None:
                 with contextlib.suppress(playwright_api.Error):
-                    pick(buttons).click(timeout=2000)
+                    chosen.click(timeout=2000)
                     moved = time.monotonic()
         if time.monotonic() - moved > stall:
             close = host.page.query_selector("#close-step")
@@ -162,4 +178,7 @@ def play_out(
                     close.click(timeout=2000)
             moved = time.monotonic()
         time.sleep(0.05)
+    for phone in phones:  # what each page showed when it stalled
+        with contextlib.suppress(playwright_api.Error):
+            phone.shot(f"stuck-{phone.name}")
     raise AssertionError("the game did not end in time")

@@ -212,6 +212,9 @@ class Hub:
             client.host = room.is_host(digest(token))
         else:
             client.seat = None
+            hosting = message.token is not None and room.is_host(digest(message.token))
+            if not (room.settings.spectators or hosting):
+                raise ProtocolError("not_allowed", "this room has no spectators")
         client.room = room
         room.clients.add(client)
         client.send(

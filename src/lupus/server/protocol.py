@@ -85,6 +85,9 @@ class Watch(_Message):
     type: Literal["watch"]
     room: StrictStr = Field(max_length=16)
     lang: StrictStr | None = Field(default=None, max_length=8)
+    # The host's token: he may watch his own room even when it refuses spectators (an
+    # at-the-table host's device reads the public story aloud from this view).
+    token: StrictStr | None = Field(default=None, max_length=64)
 
 
 class Act(_Message):

@@ -58,6 +58,11 @@ class RoomSettings(BaseModel):
     # replaying a table, a test); without one they are drawn from the system's entropy.
     seed: StrictInt | None = None
     bot_delay: float = Field(default=1.5, ge=0, le=30)
+    # Whether anyone with the code may watch (the public view and the dead's talk).
+    spectators: StrictBool = True
+    # Everyone at one table: the host's device reads the public story aloud and every
+    # phone asks for a tap at every night step (the pages' part; the game is the same).
+    table: StrictBool = False
     expire_after: float = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600)
 
     def counts(self) -> dict[str, int]:
@@ -84,6 +89,8 @@ def check_settings(settings: RoomSettings) -> str | None:
             return f"a game-leader room names its {settings.players} players at creation"
     elif settings.names is not None:
         return "only a game-leader room names its players at creation"
+    if settings.table and settings.mode == "leader":
+        return "a game leader's table uses his device alone: it is not an at-the-table room"
     steps = family_of(book).step_ids()
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:

@@ -82,6 +82,8 @@ function createSection(books) {
   const night = number("timer-night", "", 5, 3600);
   const day = number("timer-day", "", 10, 7200);
   const pace = number("pace", 8, 0, 600, 0.1);
+  const table = h("input", { id: "table", type: "checkbox" });
+  const tableRow = h("div", { class: "field check" }, table, h("label", { for: "table" }, t("table_mode")));
   let counts = null; // an edited composition, or null: the recommended one
 
   const book = () => books.find((b) => b.id === rules.value);
@@ -156,6 +158,7 @@ function createSection(books) {
     const leader = mode.value === "leader";
     namesRow.hidden = !leader;
     hostRow.hidden = leader;
+    tableRow.hidden = leader;
     hostName.required = !leader;
   });
   showOptions();
@@ -173,6 +176,7 @@ function createSection(books) {
       mode: mode.value,
       options: readOptions(b),
       pace: Number(pace.value || 0),
+      table: !leader && table.checked,
       timers: {},
     };
     if (counts) settings.composition = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
@@ -202,6 +206,7 @@ function createSection(books) {
     h("div", { class: "field" }, h("label", { for: "players" }, t("players")), players),
     h("div", { class: "field" }, h("label", { for: "mode" }, t("mode")), mode),
     hostRow,
+    tableRow,
     namesRow,
     h("fieldset", {}, h("legend", {}, t("cards")), deck),
     h("details", {},

@@ -9,11 +9,15 @@ export function lobbyScreen(page) {
   const link = `${location.origin}/?room=${lobby.room}`;
   const book = page.book;
   const free = lobby.seats.filter((s) => s === null).length;
+  const leader = lobby.mode === "leader";
   return h(
     "section",
     { class: "lobby", "aria-labelledby": "lobby-title" },
     h("h2", { id: "lobby-title" }, book ? book.name : lobby.rules),
-    h(
+    // A game leader's table has no phones to invite: its players sit at his cards.
+    leader
+      ? h("div", { class: "card" }, h("p", {}, t("leader_lobby")), h("p", { class: "room-code", "aria-label": t("room_code") }, lobby.room))
+      : h(
       "div",
       { class: "invite card" },
       h("p", {}, t("invite")),

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { captainOf, dayPanel } from "./day.js";
 import { leaderScreen } from "./leader.js";
 import { lupusburgBoard } from "./lupusburg.js";
 
@@ -16,8 +17,10 @@ export function gameScreen(page) {
     statusBar(page),
     view.finished ? endBanner(page) : null,
     page.seat !== null ? roleCard(page) : null,
-    decisions(page),
+    // Lupusburg's table before the choices: its tiles are the buttons (the list stays).
     page.book?.family === "lupusburg" ? lupusburgBoard(page) : null,
+    decisions(page),
+    dayPanel(page),
     news(page),
     tableList(page),
     page.host && !view.finished ? closeButton(page) : null,
@@ -124,6 +127,8 @@ function decisions(page) {
   if (view.finished) return null;
   if (page.seat === null) return h("p", { class: "card waiting" }, t("spectating"));
   if (deadSeats(page).has(page.seat)) return h("p", { class: "card dead" }, t("you_are_dead"));
+  const step = page.lobby.table && view.phase === "night" ? page.nightStep() : null;
+  if (step && !view.prompts.length) return decoy(page, step);
   if (!view.prompts.length) {
     return h(
       "p",
@@ -133,9 +138,45 @@ function decisions(page) {
   }
   return h(
     "div",
-    { class: "card decide", role: "group", "aria-labelledby": "decide-title" },
-    h("h3", { id: "decide-title" }, t("your_turn")),
+    { class: "card decide", role: "group", "aria-labelledby": "decide-title", dataset: { step: step || "" } },
+    h("h3", { id: "decide-title" }, t(step ? "tap_title" : "your_turn")),
     view.prompts.map((prompt) => promptButtons(page, prompt)),
+  );
+}
+
+/** At one table, a phone with nothing to do at a night step still asks for a tap, and
+ * looks like one that has: nobody can tell who acts by who touches a phone. The tap
+ * sends nothing. */
+function decoy(page, step) {
+  if (page.tapped === step) return h("p", { class: "card waiting decoy-done", role: "status" }, t("tap_done"));
+  const dead = deadSeats(page);
+  const names = page.lobby.seats
+    .map((seat, number) => (seat && !dead.has(number) && number !== page.seat ? seat.name : null))
+    .filter(Boolean);
+  return h(
+    "div",
+    { class: "card decide decoy", role: "group", "aria-labelledby": "decide-title", dataset: { step } },
+    h("h3", { id: "decide-title" }, t("tap_title")),
+    h(
+      "div",
+      { class: "choices" },
+      names.map((name) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "choice",
+            dataset: { verb: "decoy" },
+            onclick: () => {
+              page.tapped = step;
+              page.render();
+            },
+          },
+          name,
+        ),
+      ),
+    ),
+    h("p", { class: "hint" }, t("tap_hint")),
   );
 }
 
@@ -186,6 +227,7 @@ export function news(page) {
 export function tableList(page) {
   const lobby = page.lobby;
   const dead = deadSeats(page);
+  const captain = captainOf(page);
   return h(
     "div",
     { class: "players card" },
@@ -209,6 +251,7 @@ export function tableList(page) {
           { class: `seat${gone ? " gone" : ""}${number === page.seat ? " you" : ""}` },
           h("span", { class: "seat-name" }, seat.name),
           gone ? h("span", { class: "tag dead-tag" }, t("dead")) : null,
+          number === captain ? h("span", { class: "tag" }, page.book?.names?.captain || t("captain")) : null,
           number === page.seat ? h("span", { class: "tag" }, t("you")) : null,
           seat.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
           !seat.bot && !seat.connected && lobby.mode === "players" ? h("span", { class: "tag muted" }, t("away")) : null,

@@ -6,6 +6,7 @@ import { announce, fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { lobbyScreen } from "./lobby.js";
+import { Narrator } from "./narrator.js";
 import { gameScreen } from "./play.js";
 import { forget, keep, kept } from "./tokens.js";
 
@@ -111,6 +112,7 @@ export class RoomPage {
       case "lobby":
         this.lobby = frame;
         this.loadBook(frame.rules);
+        this.narrate();
         break;
       case "view":
         this.merge(frame);
@@ -160,6 +162,26 @@ export class RoomPage {
     this.render();
   }
 
+  /** At one table, the host's device reads the public story aloud (narrator.js). */
+  narrate() {
+    const mine = kept(this.code);
+    if (this.narrator || !this.lobby.table || !this.host || !mine) return;
+    this.narrator = new Narrator(this, mine.token);
+    this.narrator.draw();
+    this.narrator.start();
+  }
+
+  /** The current night step, as everyone can tell it (the public `wake` calls): at one
+   * table every phone asks for a tap at each (play.js). */
+  nightStep() {
+    let wakes = 0;
+    for (const event of this.events) {
+      if (event.kind === "night") wakes = 0;
+      if (event.kind === "wake") wakes++;
+    }
+    return wakes ? `${this.view.number}.${wakes}` : null;
+  }
+
   /** docs/protocol.md, "Merging". */
   merge(frame) {
     if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
@@ -196,6 +218,7 @@ export class RoomPage {
     if (this.busy || !this.view) return;
     this.busy = true;
     this.render();
+    if (this.view.phase === "night") this.tapped = this.nightStep();
     const message = { type: "act", verb, args, state_id: this.view.state_id };
     if (seat !== undefined) message.seat = seat;
     this.send(message).catch(() => {
@@ -213,7 +236,8 @@ export class RoomPage {
     if (!this.shell) {
       this.main = h("div", { class: "screen" });
       this.chatView = chatPanel(this);
-      this.shell = h("div", { class: "room" }, this.main, this.chatView.element);
+      const side = h("div", { class: "side" }, this.narrator?.element, this.chatView.element);
+      this.shell = h("div", { class: "room" }, this.main, side);
       fill(this.app, this.shell);
       for (const line of this.chat) this.chatView.add(line);
     }

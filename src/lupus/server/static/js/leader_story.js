@@ -1,0 +1,148 @@
+// Reading a game leader's view (docs/protocol.md, "Game-leader rooms") as a script: which
+// of the view's lines tells which event, where the open step began, and what the leader
+// has to say, show or note since a given event. Nothing here draws; leader.js does.
+
+/** Events that open a step where players choose: the script starts a step there. */
+export const OPENERS = new Set([
+  "wake",
+  "nominations_open",
+  "banishment_opens",
+  "vote_opens",
+  "election",
+  "hunter_aims",
+  "tie",
+]);
+
+/** Public events that are one player's entry in an open step, not news to read out. */
+const ECHOES = new Set(["nomination", "withdrawal", "ballot"]);
+
+/** Private events that are the leader's own bookkeeping: nothing to show anybody. */
+const NOTED = new Set(["pack_choice", "protection", "potion", "shot", "linked"]);
+
+/** What the story leaves out of the script (the deal has a panel of its own). */
+const SKIPPED = new Set(["game_starts", "role_dealt"]);
+
+/**
+ * The index in `lines` of each event's sentence (null: the event has none), as the
+ * server's narration writes them: one line per event, two heading lines before each
+ * `night` and `day`, and the pack's recognition only when its members changed. Null if
+ * the lines do not add up (another narration): the script then does without them.
+ */
+export function align(events, lines) {
+  const at = [];
+  let next = 0;
+  let pack = null;
+  for (const event of events) {
+    if (event.kind === "night" || event.kind === "day") next += 2;
+    if (event.kind === "pack") {
+      const members = Object.keys(event.data.roles || {}).sort().join(",");
+      if (members === pack) {
+        at.push(null);
+        continue;
+      }
+      pack = members;
+    }
+    at.push(next++);
+  }
+  return next === lines.length ? at : null;
+}
+
+/** A line without the leader's "(to Ann) " mark: what the player is told. */
+export function unmarked(line) {
+  return line.replace(/^\([^)]*\)\s*/, "");
+}
+
+/** The index of the event that opened the current step (-1: none yet). */
+export function stepStart(events) {
+  for (let i = events.length - 1; i >= 0; i--) if (OPENERS.has(events[i].kind)) return i;
+  return -1;
+}
+
+/** Where the script of the step before `start` begins, when the page has not seen it
+ * (a reload): the opener before, skipping steps nobody was woken for. */
+export function stepBefore(events, start) {
+  for (let i = start - 1; i >= 0; i--) {
+    const event = events[i];
+    if (!OPENERS.has(event.kind)) continue;
+    const next = events[i + 1];
+    if (event.kind === "wake" && next && OPENERS.has(next.kind)) continue;
+    return i;
+  }
+  const night = events.findIndex((event) => event.kind === "night");
+  return night >= 0 && night < start ? night : start;
+}
+
+/** The card each seat holds now (the last deal or exchange), by seat. */
+export function cardsHeld(events) {
+  const held = new Map();
+  for (const event of events) {
+    if (event.kind === "role_dealt" || event.kind === "role_taken") held.set(event.data.player, event.data.role);
+  }
+  return held;
+}
+
+/** The seats who hold the card a night step (`wake.step`) calls. */
+export function holders(events, step) {
+  const role = step.replace(/_/g, "-");
+  return [...cardsHeld(events)].filter(([, rid]) => rid === role || rid === step).map(([seat]) => seat);
+}
+
+/**
+ * The script of events[from, to): a list of items, in order:
+ * - {kind: "read", text}: public news to read out,
+ * - {kind: "show", seats, event, text}: what to show those seats (their private news),
+ * - {kind: "sleep", step, seats}: whom to put back to sleep after a night step,
+ * - {kind: "noted", text}: an entry made (the leader's record: a pick, a nomination),
+ * - {kind: "private", text}: what only the leader learns.
+ * `open`: the step is still going on (nobody goes back to sleep yet), and its opener is
+ * read out as the call that starts it. `quiet`: the events before it were on screen
+ * already (they still tell who was awake).
+ */
+export function script(events, lines, at, from, to, open = false, quiet = from) {
+  const items = [];
+  let i = from;
+  const add = (item) => {
+    if (i >= quiet) items.push(item);
+  };
+  let awake = null;
+  const line = (i) => (at && at[i] !== null && at[i] !== undefined ? lines[at[i]] : null);
+  const sleep = () => {
+    if (!awake) return;
+    const seats = awake.seats.size ? [...awake.seats] : holders(events.slice(0, to), awake.step);
+    items.push({ kind: "sleep", step: awake.step, seats: seats.sort((a, b) => a - b) });
+    awake = null;
+  };
+  for (i = Math.max(0, from); i < to; i++) {
+    const event = events[i];
+    if (SKIPPED.has(event.kind)) continue;
+    // The narration left it out (the pack told again, unchanged): so does the script.
+    if (at && at[i] === null) {
+      if (awake && event.audience) for (const seat of event.audience) awake.seats.add(seat);
+      continue;
+    }
+    const text = line(i);
+    if (OPENERS.has(event.kind)) {
+      sleep();
+      // The step the leader ran has been read out already; a later one he did not see.
+      if ((i !== from || open) && text) add({ kind: "read", text, event });
+      if (event.kind === "wake") awake = { step: event.data.step, seats: new Set() };
+      continue;
+    }
+    const audience = event.audience;
+    if (audience === null) {
+      if (ECHOES.has(event.kind)) {
+        if (text) add({ kind: "noted", text, event });
+        continue;
+      }
+      sleep();
+      if (text) add({ kind: "read", text, event });
+      continue;
+    }
+    if (awake) for (const seat of audience) awake.seats.add(seat);
+    if (!audience.length) add({ kind: "private", text: text ? unmarked(text) : event.kind, event });
+    else if (NOTED.has(event.kind)) add({ kind: "noted", text: text ? unmarked(text) : event.kind, event });
+    else add({ kind: "show", seats: [...audience].sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
+  }
+  if (!open) sleep();
+  return items;
+}

@@ -1,0 +1,263 @@
+// Lupusburg's table as this seat knows it, read from its merged events alone
+// (src/lupus/lupusburg/events.py): nothing here knows more than the view says. Houses
+// are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
+
+/** One house as this seat knows it. */
+function house(number) {
+  return {
+    number,
+    owner: Math.floor(number / 2),
+    nth: (number % 2) + 1,
+    character: null, // a role id, once this seat knows it
+    how: null, // "own" | "seen" (the privilege) | "shown" (to this seat) | "end"
+    chest: null, // true / false once known
+    chestHow: null, // "own" | "peeked" | "end"
+    dead: null, // the cause, once `character_dies` says so
+    claw: false,
+    looked: false, // the Burgomaster used his privilege on it today
+    tokens: 0, // the first voting's, today
+    tokenBy: [], // who laid them, in turn
+    suspect: null, // "paw" (first suspect) | "fur" (second)
+    suspectTokens: null,
+    myBallots: 0, // this seat's secret ballots against it, today
+    votes: null, // the second voting once revealed
+    lynched: false,
+  };
+}
+
+export function readTable(page) {
+  const me = page.seat;
+  const state = {
+    me,
+    n: page.lobby?.players || 0,
+    names: [],
+    coins: [],
+    burgomaster: null,
+    houses: [],
+    bets: {}, // seat -> {target, coin (null: face down / unknown)}
+    passed: new Set(), // seats that did not bet today
+    drawn: null, // the coins in this seat's hand (drawn, not yet kept)
+    keeping: null, // the seat whose bet was the last betting event today (his coin may be on its way)
+    privilege: null, // {state: "used" | "declined" | "none", player, house, shownTo}
+    stage: "setup", // "night" | "privilege" | "betting" | "first_voting" | "second_voting" | "lynched" | "over"
+    round: 0,
+    tokensLaid: 0,
+    suspects: [],
+    tieBreak: null,
+    ballotsOut: false,
+    day: 0,
+    over: null,
+  };
+  const at = (h) => {
+    while (state.houses.length <= h) state.houses.push(house(state.houses.length));
+    return state.houses[h];
+  };
+  for (const event of page.events) {
+    const d = event.data;
+    switch (event.kind) {
+      case "game_starts":
+        state.names = d.players;
+        state.n = d.players.length;
+        state.coins = d.coins;
+        state.burgomaster = d.burgomaster;
+        at(2 * state.n - 1);
+        break;
+      case "characters_dealt":
+        if (d.player !== me) break;
+        for (const [h, character] of Object.entries(d.characters)) {
+          Object.assign(at(Number(h)), { character, how: "own", chest: Number(h) === d.chest, chestHow: "own" });
+        }
+        break;
+      case "night":
+        // The claw moves again tonight; the day's tokens, evidence and votes stay on
+        // the board until the next day begins (they are what the table last saw).
+        state.stage = "night";
+        state.burgomaster = d.burgomaster;
+        for (const one of state.houses) one.claw = false;
+        state.privilege = null;
+        break;
+      case "clawed":
+        at(d.house).claw = true;
+        break;
+      case "peeked": {
+        const one = at(d.house);
+        if (one.chestHow !== "own") Object.assign(one, { chest: d.chest, chestHow: "peeked" });
+        break;
+      }
+      case "character_dies": {
+        const one = at(d.house);
+        one.dead = d.cause;
+        if (d.cause === "werewolf") one.claw = true;
+        if (d.cause === "vote") one.lynched = true;
+        break;
+      }
+      case "day":
+        state.stage = "privilege";
+        state.day = d.number;
+        state.burgomaster = d.burgomaster;
+        state.passed = new Set();
+        state.keeping = null;
+        for (const one of state.houses) {
+          Object.assign(one, { looked: false, tokens: 0, tokenBy: [], suspect: null, suspectTokens: null, myBallots: 0, votes: null, lynched: false });
+        }
+        state.suspects = [];
+        state.tieBreak = null;
+        state.ballotsOut = false;
+        state.tokensLaid = 0;
+        state.round = 0;
+        break;
+      case "no_privilege":
+        state.privilege = { state: "none", player: d.player };
+        state.stage = "betting";
+        break;
+      case "privilege_declined":
+        state.privilege = { state: "declined", player: d.player };
+        state.stage = "betting";
+        break;
+      case "privilege":
+        state.privilege = { state: "used", player: d.player, house: d.house };
+        at(d.house).looked = true;
+        break;
+      case "privilege_seen": {
+        const one = at(d.house);
+        if (one.how !== "own") Object.assign(one, { character: d.character, how: "seen" });
+        break;
+      }
+      case "privilege_shown": {
+        const one = at(d.house);
+        if (one.how !== "own") Object.assign(one, { character: d.character, how: "shown" });
+        if (state.privilege) state.privilege.shown = d.house;
+        state.stage = "betting";
+        break;
+      }
+      case "bet":
+        state.bets[d.player] = { target: d.target, coin: null };
+        state.keeping = d.player;
+        state.stage = "betting";
+        break;
+      case "coins_drawn":
+        if (d.player === me) state.drawn = d.coins;
+        break;
+      case "coin_kept":
+      case "coin_picked":
+        if (state.bets[d.player]) state.bets[d.player].coin = d.kept;
+        if (d.player === me) state.drawn = null;
+        if (d.player === state.keeping) state.keeping = null;
+        break;
+      case "no_bet":
+        state.passed.add(d.player);
+        state.keeping = null;
+        state.stage = "betting";
+        break;
+      case "token": {
+        const one = at(d.house);
+        one.tokens += 1;
+        one.tokenBy.push(d.player);
+        state.tokensLaid += 1;
+        state.round = d.round;
+        state.stage = "first_voting";
+        state.keeping = null;
+        break;
+      }
+      case "suspects":
+        state.suspects = d.houses;
+        state.tieBreak = d.tie_break || null;
+        d.houses.forEach((h, i) => (at(h).suspect = i === 0 ? "paw" : "fur"));
+        for (const [h, count] of Object.entries(d.tokens)) at(Number(h)).suspectTokens = count;
+        state.stage = "second_voting";
+        break;
+      case "ballot_cast":
+        if (d.player === me) at(d.house).myBallots += 1;
+        break;
+      case "ballots":
+        for (const [h, count] of Object.entries(d.votes)) at(Number(h)).votes = count;
+        state.ballotsOut = true;
+        state.stage = "lynched";
+        break;
+      case "burgomaster":
+        state.burgomaster = d.player;
+        break;
+      case "game_over":
+        state.over = d;
+        state.stage = "over";
+        for (const [h, character] of Object.entries(d.characters)) {
+          const one = at(Number(h));
+          if (one.how !== "own") Object.assign(one, { character, how: "end" });
+        }
+        for (const one of state.houses) {
+          if (one.chestHow !== "own") Object.assign(one, { chest: d.chests.includes(one.number), chestHow: "end" });
+        }
+        for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
+        state.drawn = null;
+        break;
+      default:
+        break;
+    }
+  }
+  return state;
+}
+
+/** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets
+ * and the first voting's tokens go from the Burgomaster clockwise (bets: those who have
+ * not bet yet, once a day; tokens: every player, twice). Null when nobody can tell. */
+export function turnOf(state) {
+  const n = state.n;
+  const first = state.burgomaster;
+  if (first === null || !n) return null;
+  if (state.stage === "betting") {
+    if (state.drawn) return null; // this seat is choosing its coin
+    for (let k = 0; k < n; k++) {
+      const seat = (first + k) % n;
+      if (!(seat in state.bets) && !state.passed.has(seat)) return { step: "betting", seat };
+    }
+    return { step: "first_voting", seat: first };
+  }
+  if (state.stage === "first_voting" && state.tokensLaid < 2 * n) {
+    return { step: "first_voting", seat: (first + (state.tokensLaid % n)) % n };
+  }
+  return null;
+}
+
+/** Living characters of a seat. */
+export function living(state, seat) {
+  return [2 * seat, 2 * seat + 1].filter((h) => state.houses[h] && !state.houses[h].dead).length;
+}
+
+/** A finished game's points for the match (src/lupus/lupusburg/match.py): a winning
+ * Werewolf scores the number of players and everybody else nothing, which is what
+ * `game_over.scores` already says; otherwise every player scores his game's points. */
+export function matchPoints(over) {
+  const points = {};
+  for (const [seat, score] of Object.entries(over.scores)) points[seat] = score;
+  return points;
+}
+
+const MATCH = "lupus:lupusburg-match:";
+
+/** The games of this room this page has seen end (sessionStorage: this tab only; the
+ * view holds the current game alone), the current one recorded once it is over. */
+export function matchGames(page, state) {
+  const key = MATCH + page.code;
+  let games = {};
+  try {
+    games = JSON.parse(sessionStorage.getItem(key) || "{}") || {};
+  } catch {
+    games = {};
+  }
+  const id = page.view?.game;
+  if (state.over && id && !games[id]) {
+    games[id] = { points: matchPoints(state.over), players: state.n, winner: state.over.winner };
+    try {
+      sessionStorage.setItem(key, JSON.stringify(games));
+    } catch {
+      // private browsing with no storage: the match is this game alone
+    }
+  }
+  return games;
+}
+
+/** The game's number in its room, from its id (`<room>-<number>-<hex>`). */
+export function gameNumber(id) {
+  const parts = String(id).split("-");
+  return parts.length >= 3 ? Number(parts[parts.length - 2]) : 0;
+}

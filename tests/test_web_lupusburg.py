@@ -1,0 +1,312 @@
+"""Lupusburg's table in the browser (issue 14, item 6): a whole game on five phone-sized
+pages in a real Chromium, every player tapping the board itself (the houses, the seals,
+the coins), with bets and both votings, and the board checked at the key moments: the
+seat's own characters and chest for his eyes only, the seals in front of players, the
+first voting's tokens, the suspects' paw print and tuft of fur, the secret second
+voting, the scores at the end and over the match. Screenshots of the key screens go to
+artifacts/web/lupusburg/."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_harness import Server
+from web_harness import ARTIFACTS, Phone, browser, join, open_room, playwright_api
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+SHOTS = ARTIFACTS / "lupusburg"
+HOUSE_VERBS = {"peek", "claw", "privilege", "show", "token", "ballot"}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "lupus.db").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def board(phone: Phone) -> dict[str, Any]:
+    """What the phone's board shows, read in one go."""
+    return dict(
+        phone.page.evaluate(
+            """() => {
+      const board = document.querySelector('.lb-board');
+      if (!board) return {stage: null};
+      const houses = [...board.querySelectorAll('.lb-house')].map((tile) => {
+        const character = tile.querySelector('.lb-character');
+        const count = (sel) => Number(tile.querySelector(sel)?.dataset.count || 0);
+        return {
+          house: Number(tile.dataset.house),
+          character: character.dataset.character || null,
+          how: character.className,
+          chest: Boolean(tile.querySelector('.lb-chest')),
+          noChest: Boolean(tile.querySelector('.lb-no-chest')),
+          dead: Boolean(tile.querySelector('.lb-dead')),
+          tokens: count('.lb-tokens'),
+          suspect: tile.querySelector('.lb-suspect')?.dataset.mark || null,
+          ballots: count('.lb-ballot'),
+          votes: tile.querySelector('.lb-votes') ? count('.lb-votes') : null,
+          looked: Boolean(tile.querySelector('.lb-looked')),
+          button: tile.tagName === 'BUTTON',
+        };
+      });
+      const lots = [...board.querySelectorAll('.lb-lot')].map((lot) => ({
+        seat: Number(lot.dataset.seat),
+        seal: lot.querySelector('.lb-seal').innerText,
+        used: lot.querySelector('.lb-seal').classList.contains('used'),
+        target: lot.querySelector('.lb-seal').dataset.target ?? null,
+        before: Number(lot.querySelector('.lb-before')?.dataset.count || 0),
+        burgomaster: lot.classList.contains('burgomaster'),
+      }));
+      const rows = (sel, key) => [...board.querySelectorAll(sel)].map(
+        (row) => [Number(row.dataset.seat), Number(row.dataset[key])]);
+      const scores = rows('.lb-scores tbody tr', 'score');
+      const match = rows('.lb-match tbody tr', 'total');
+      return {stage: board.dataset.stage, day: Number(board.dataset.day), houses, lots,
+              scores, match, text: board.innerText};
+    }"""
+        )
+    )
+
+
+SNAPSHOT = """() => {
+  const board = document.querySelector('.lb-board');
+  const buttons = [...document.querySelectorAll('.lb-board button[data-verb]')].map(
+    (b) => ({verb: b.dataset.verb, enabled: !b.disabled, tile: b.classList.contains('lb-house')}));
+  return {stage: board?.dataset.stage ?? null, day: Number(board?.dataset.day || 0), buttons,
+          plain: document.querySelectorAll('.decide button.choice:enabled').length,
+          finished: Boolean(document.querySelector('.end'))};
+}"""
+BOARD_BUTTONS = ".lb-board button[data-verb]"
+
+
+class Table:
+    """Taps through the game on every phone, the board's own buttons first (the tiles,
+    the seals, the coins), the plain choices when the board has none. One look at each
+    page per pass (``SNAPSHOT``), then one tap."""
+
+    def __init__(self, phones: list[Phone], host: Phone) -> None:
+        self.phones = phones
+        self.host = host
+        self.rng = random.Random(14)
+        self.taps: Counter[str] = Counter()
+        self.seen: dict[str, dict[str, Any]] = {}
+
+    def tap(self, phone: Phone, snap: dict[str, Any]) -> bool:
+        buttons = [(i, b) for i, b in enumerate(snap["buttons"]) if b["enabled"]]
+        if not buttons:
+            if not snap["plain"]:
+                return False
+            phone.page.locator(".decide button.choice:enabled").first.click(timeout=2000)
+            self.taps["plain"] += 1
+            return True
+        verbs = {b["verb"] for _, b in buttons}
+        if "bet" in verbs or ("pass" in verbs and "privilege" not in verbs):
+            # Eve keeps her seal; everybody else bets on someone (the seal's button).
+            wanted = "pass" if phone.name == "Eve" or "bet" not in verbs else "bet"
+        elif "privilege" in verbs:
+            wanted = "privilege"
+        else:
+            wanted = sorted(verbs)[0]
+        index, _ = self.rng.choice([(i, b) for i, b in buttons if b["verb"] == wanted])
+        phone.page.locator(BOARD_BUTTONS).nth(index).click(timeout=2000)
+        self.taps[wanted] += 1
+        return True
+
+    def play(self, until: Any, each: Any = None, limit: float = 60.0) -> None:
+        """Tap until ``until()`` says so (it may read ``self.seen``, each phone's last
+        snapshot); ``each(phone, snapshot)`` looks at every phone first."""
+        deadline = time.monotonic() + limit
+        moved = time.monotonic()
+        while time.monotonic() < deadline:
+            # Every page is looked at before anybody taps: ``until`` sees one moment.
+            for phone in self.phones:
+                with contextlib.suppress(playwright_api.Error):
+                    self.seen[phone.name] = phone.page.evaluate(SNAPSHOT)
+            if len(self.seen) == len(self.phones) and until():
+                return
+            for phone in self.phones:
+                with contextlib.suppress(playwright_api.Error):
+                    snap = self.seen[phone.name]
+                    if each is not None:
+                        each(phone, snap)
+                    if self.tap(phone, snap):
+                        moved = time.monotonic()
+            if time.monotonic() - moved > 10:
+                close = self.host.page.query_selector("#close-step")
+                if close is not None:
+                    with contextlib.suppress(playwright_api.Error):
+                        close.click(timeout=2000)
+                        self.taps["closed"] += 1
+                moved = time.monotonic()
+            time.sleep(0.02)
+        raise AssertionError("the game did not get there in time")
+
+
+def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES]
+        host = phones[0]
+        code = open_room(host, "lupusburg", len(phones), pace=0.2)
+        for phone in phones[1:]:
+            join(phone, code)
+        host.page.wait_for_selector(f"text=At the table: {len(phones)} of {len(phones)}")
+        host.page.click("#start")
+        for phone in phones:
+            phone.page.wait_for_selector(".lb-board .lb-house")
+
+        # The deal: each phone's own houses hold its characters, hidden until it shows
+        # its card; every other house is unknown to it.
+        dealt: list[str] = []
+        for seat, phone in enumerate(phones):
+            shown = board(phone)
+            assert len(shown["houses"]) == 2 * len(phones)
+            for tile in shown["houses"]:
+                if tile["house"] // 2 == seat:
+                    assert "secret" in tile["how"] and not tile["chest"], tile
+                else:
+                    assert "unknown" in tile["how"] and tile["character"] is None, tile
+            phone.page.click(".reveal")
+            shown = board(phone)
+            own = [tile for tile in shown["houses"] if tile["house"] // 2 == seat]
+            assert all("own" in tile["how"] and tile["character"] for tile in own), own
+            assert sum(tile["chest"] for tile in own) == 1
+            assert sum(tile["noChest"] for tile in own) == 1
+            # The Werewolf and the Thief never live under the chest's house.
+            assert all(tile["character"] == "townsfolk" for tile in own if tile["chest"])
+            others = [tile for tile in shown["houses"] if tile["house"] // 2 != seat]
+            assert all(t["character"] is None and not t["chest"] for t in others), others
+            dealt += [tile["character"] for tile in own]
+            if phone is host:
+                host.shot("deal", of=".lb-board")
+        assert Counter(dealt) == {"werewolf": 1, "thief": 1, "townsfolk": 8}
+        names_on_board = [lot["seat"] for lot in board(host)["lots"]]
+        assert names_on_board == list(range(len(phones)))
+
+        table = Table(phones, host)
+        shots: set[str] = set()
+
+        def look(phone: Phone, snap: dict[str, Any]) -> None:
+            """Screens of the key moments, once each."""
+            verbs = {b["verb"] for b in snap["buttons"] if b["enabled"] and b["tile"]}
+            key = None
+            if any(b["verb"] == "keep" for b in snap["buttons"]):
+                key = "coins"
+            elif any(b["verb"] == "bet" for b in snap["buttons"]):
+                key = "bet"
+            elif "token" in verbs:
+                key = "first-voting"
+            elif "ballot" in verbs:
+                key = "second-voting"
+            elif verbs & {"claw", "peek", "privilege"}:
+                key = sorted(verbs)[0]
+            if key and key not in shots:
+                shots.add(key)
+                phone.shot(key, of=".lb-board")
+
+        def day_one_over() -> bool:
+            # (The board keeps the day's marks through the night, until the next day.)
+            return all(
+                s["stage"] in ("night", "over") and s["day"] >= 1 for s in table.seen.values()
+            )
+
+        table.play(day_one_over, each=look)
+
+        # Day 1 is over on every phone (the board keeps its marks until the next day).
+        seen = [board(phone) for phone in phones]
+        cast: list[dict[int, int]] = []
+        n = len(phones)
+        for seat, (phone, mine) in enumerate(zip(phones, seen, strict=True)):
+            houses = mine["houses"]
+            # The first voting: every player laid two tokens, one per round.
+            assert sum(tile["tokens"] for tile in houses) == 2 * n, houses
+            # Two suspects, one with the paw print and one with the tuft of fur, the same
+            # on every phone.
+            marks = {tile["house"]: tile["suspect"] for tile in houses if tile["suspect"]}
+            assert sorted(marks.values()) == ["fur", "paw"]
+            assert marks == {t["house"]: t["suspect"] for t in seen[0]["houses"] if t["suspect"]}
+            # The secret second voting: each phone shows its own ballots alone, on the
+            # suspects, one per living unsuspected character of its own; the
+            # revealed votes are every phone's secret ballots together.
+            mine_cast = {t["house"]: t["ballots"] for t in houses if t["ballots"]}
+            assert set(mine_cast) <= set(marks)
+            unsuspected = [
+                t for t in houses if t["house"] // 2 == seat and not t["dead"] and not t["suspect"]
+            ]
+            if not table.taps["closed"]:  # (a step the host closed may miss ballots)
+                assert sum(mine_cast.values()) == len(unsuspected), (phone.name, houses)
+            cast.append(mine_cast)
+            votes = {t["house"]: t["votes"] for t in houses if t["votes"] is not None}
+            assert set(votes) == set(marks)
+            assert votes == {
+                t["house"]: t["votes"] for t in seen[0]["houses"] if t["votes"] is not None
+            }
+            # The seals: everybody but Eve bet; each bet's seal lies in front of its
+            # target; the coin under it is seen by its owner only.
+            lots = mine["lots"]
+            assert [lot["used"] for lot in lots] == [name != "Eve" for name in NAMES]
+            for lot in lots:
+                if lot["used"]:
+                    coin = "coin face down" not in lot["seal"] and "coin hidden" not in lot["seal"]
+                    assert coin == (lot["seat"] == seat or mine["stage"] == "over"), (
+                        phone.name,
+                        lot,
+                    )
+                else:
+                    assert "Seal unused" in lot["seal"]
+            targets = Counter(int(lot["target"]) for lot in lots if lot["used"])
+            assert {lot["seat"]: lot["before"] for lot in lots if lot["before"]} == dict(targets)
+            # Two characters are out of the game: the night's and the lynched one.
+            assert sum(tile["dead"] for tile in houses) >= 2 or mine["stage"] == "over"
+        everybody = Counter[int]()
+        for mine_cast in cast:
+            everybody.update(mine_cast)
+        assert everybody == Counter(votes) and sum(votes.values()) > 0, (cast, votes)
+        # The Burgomaster's privilege: the table saw him look at one house.
+        looked = [t["house"] for t in seen[0]["houses"] if t["looked"]]
+        if table.taps["privilege"]:
+            assert len(looked) == 1
+            assert all([t["house"] for t in s["houses"] if t["looked"]] == looked for s in seen)
+        host.shot("after-day-1", of=".lb-board")
+
+        table.play(lambda: all(s["finished"] for s in table.seen.values()), each=look)
+        ends = [board(phone) for phone in phones]
+        scores = ends[0]["scores"]
+        assert len(scores) == n
+        assert all(end["scores"] == scores for end in ends)
+        assert max(score for _, score in scores) == scores[0][1]
+        for end in ends:
+            # Every character and chest is shown at the end, with every seal's coin.
+            assert all(tile["character"] for tile in end["houses"])
+            assert sum(tile["chest"] for tile in end["houses"]) == n
+            assert "coin face down" not in end["text"] and "coin hidden" not in end["text"]
+            # The match so far: this game alone.
+            assert sorted(end["match"]) == sorted(scores)
+            assert "Games seen on this page: 1 of the 1" in end["text"]
+        host.shot("end")
+        host.shot("end-board", of=".lb-board")
+        phones[1].shot("end-scores", of=".lb-scores")
+
+        # Play again: the match keeps the first game's points on this page.
+        host.page.click("#again")
+        host.page.wait_for_selector(".lb-board[data-stage=night], .lb-board[data-stage=setup]")
+        host.page.wait_for_function(
+            "document.querySelector('.lb-match summary') !== null", timeout=10000
+        )
+        host.page.click(".lb-match summary")
+        again = board(host)
+        assert sorted(again["match"]) == sorted(scores)
+        assert "1 of the 2" in again["text"]
+        host.shot("match", of=".lb-match")
+        for phone in phones:
+            assert not phone.errors, phone.errors

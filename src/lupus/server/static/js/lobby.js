@@ -36,6 +36,7 @@ export function lobbyScreen(page) {
     ),
     deckList(page),
     h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
+    page.host && free && lobby.number === 0 ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
     page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
   );
@@ -74,7 +75,8 @@ function seatRow(page, seat, number) {
     if (number > 0) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "swap", seat: number, other: number - 1 }), "aria-label": t("move_up_n", { n: number + 1 }) }, "↑"));
     if (seat && number !== lobby.host_seat) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "kick", seat: number }) }, t("kick")));
     if (!seat) {
-      controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "add_bot", seat: number, kind: "heuristic" }) }, t("add_bot")));
+      const kind = () => document.getElementById("bot-kind")?.value || "heuristic";
+      controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "add_bot", seat: number, kind: kind() }) }, t("add_bot")));
     }
   }
   const you = number === page.seat;
@@ -114,4 +116,16 @@ function hostControls(page, free) {
       t("start"),
     ),
   );
+}
+
+/** Which bot "Add a bot" seats (kept across redraws of the lobby). */
+function botKind(page) {
+  const select = h(
+    "select",
+    { id: "bot-kind", onchange: (event) => (page.botKind = event.target.value) },
+    h("option", { value: "heuristic" }, t("fill_heuristic")),
+    h("option", { value: "random" }, t("fill_random")),
+  );
+  select.value = page.botKind || "heuristic";
+  return h("div", { class: "field" }, h("label", { for: "bot-kind" }, t("bot_kind")), select);
 }

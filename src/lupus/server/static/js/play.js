@@ -87,6 +87,7 @@ function roleCard(page) {
     {
       type: "button",
       class: "secondary reveal",
+      dataset: { focus: "reveal" },
       "aria-expanded": String(page.revealed),
       "aria-controls": "role-card",
       onclick: () => {

@@ -241,8 +241,25 @@ export class RoomPage {
       fill(this.app, this.shell);
       for (const line of this.chat) this.chatView.add(line);
     }
+    // Each change redraws the screen: the keyboard's focus is put back on the same
+    // control, so that a player using the keyboard is not sent back to the top.
+    const focused = document.activeElement;
+    const key = focused && this.main.contains(focused) ? focusKey(focused) : null;
     if (this.lobby.status === "lobby" || !this.view) fill(this.main, lobbyScreen(this));
     else fill(this.main, gameScreen(this));
+    if (key && !this.main.contains(document.activeElement)) {
+      const controls = this.main.querySelectorAll("button, a, input, select, textarea, summary");
+      const again = [...controls].find((control) => focusKey(control) === key);
+      if (again) again.focus();
+    }
     this.chatView.update();
   }
+}
+
+/** What identifies a control across redraws. */
+function focusKey(control) {
+  const data = control.dataset || {};
+  if (data.focus) return data.focus;
+  if (control.id) return `#${control.id}`;
+  return [control.tagName, control.className, data.verb, data.args, control.textContent.trim()].join("|");
 }

@@ -6,7 +6,6 @@ played from the keyboard alone."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,15 +15,6 @@ from web_harness import ARTIFACTS, Phone, browser
 
 # Runs in the page: the problems found, as sentences.
 AUDIT = (Path(__file__).parent / "web_audit.js").read_text("utf-8")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "lupus.db").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def audit(phone: Phone, where: str) -> list[str]:

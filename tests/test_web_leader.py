@@ -8,11 +8,8 @@ screens go to artifacts/web/leader/."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from server_harness import Server
 from web_harness import ARTIFACTS, PASSIVE, Phone, browser
@@ -21,15 +18,6 @@ SHOTS = ARTIFACTS / "leader"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 # Entries a test never picks when something else is offered.
 IDLE = PASSIVE | {"withdraw"}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "lupus.db").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def open_leader_room(leader: Phone, rules: str, players: int) -> str:

@@ -12,11 +12,7 @@ import contextlib
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from server_harness import Server
 from web_harness import ARTIFACTS, Phone, browser, join, open_room, playwright_api
@@ -24,15 +20,6 @@ from web_harness import ARTIFACTS, Phone, browser, join, open_room, playwright_a
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SHOTS = ARTIFACTS / "lupusburg"
 HOUSE_VERBS = {"peek", "claw", "privilege", "show", "token", "ballot"}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "lupus.db").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def board(phone: Phone) -> dict[str, Any]:

@@ -4,25 +4,13 @@ reloaded mid-night, the server killed and restarted under open pages."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from lupus.families import load
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, open_room, play_out
+from web_harness import ARTIFACTS, Phone, browser, gather, play_out
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "lupus.db").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def table_of(chromium: object, server: Server, shots: Path, count: int) -> list[Phone]:
@@ -34,9 +22,7 @@ def test_a_whole_werewolf_game_on_eight_phones(server: Server) -> None:
     with browser() as chromium:
         phones = table_of(chromium, server, shots, 8)
         host = phones[0]
-        code = open_room(host, "werewolf", 8, options=["captain"])
-        for phone in phones[1:]:
-            join(phone, code)
+        gather(phones, "werewolf", 8, options=["captain"])
         host.page.wait_for_selector("text=At the table: 8 of 8")
         host.shot("lobby")
         host.page.click("#start")
@@ -89,9 +75,7 @@ def test_a_reloaded_page_lands_back_in_its_seat(server: Server) -> None:
     with browser() as chromium:
         phones = table_of(chromium, server, ARTIFACTS / "reload", 3)
         host = phones[0]
-        code = open_room(host, "mafia-classic", 3)
-        for phone in phones[1:]:
-            join(phone, code)
+        gather(phones, "mafia-classic", 3)
         host.page.click("#start")
         bob = phones[1]
         bob.page.wait_for_selector(".game")
@@ -111,9 +95,7 @@ def test_pages_carry_on_after_the_server_is_killed(server: Server) -> None:
     with browser() as chromium:
         phones = table_of(chromium, server, ARTIFACTS / "restart", 3)
         host = phones[0]
-        code = open_room(host, "mafia-classic", 3)
-        for phone in phones[1:]:
-            join(phone, code)
+        gather(phones, "mafia-classic", 3)
         host.page.click("#start")
         for phone in phones:
             phone.page.wait_for_selector(".game")
@@ -138,10 +120,8 @@ def test_a_maffia_game_in_swedish(server: Server) -> None:
     with browser() as chromium:
         phones = [Phone(chromium, server.http, name, shots, lang="sv") for name in NAMES[:6]]
         host = phones[0]
-        code = open_room(host, "maffia", 6)
+        gather(phones, "maffia", 6)
         assert host.page.inner_text("#lobby-title") == "Maffia a.k.a. Varulv"
-        for phone in phones[1:]:
-            join(phone, code)
         host.page.wait_for_selector("text=Vid bordet: 6 av 6")
         host.shot("lobby")
         host.page.click("#start")

@@ -4,13 +4,8 @@ player acts or not."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, open_room, play_out
+from web_harness import ARTIFACTS, Phone, browser, gather, play_out
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -36,15 +31,6 @@ new MutationObserver(() => {
 """
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "lupus.db").start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
 def test_at_one_table_every_phone_taps_at_every_night_step(server: Server) -> None:
     shots = ARTIFACTS / "table"
     with browser() as chromium:
@@ -53,9 +39,7 @@ def test_at_one_table_every_phone_taps_at_every_night_step(server: Server) -> No
         host.context.add_init_script(RECORD_SPEECH)
         for phone in phones:
             phone.context.add_init_script(RECORD_TAPS)
-        code = open_room(host, "werewolf", 8, pace=1.0, table=True)
-        for phone in phones[1:]:
-            join(phone, code)
+        gather(phones, "werewolf", 8, pace=1.0, table=True)
         host.page.wait_for_selector("text=At the table: 8 of 8")
         host.page.click("#start")
         seen: list[str] = []

@@ -130,6 +130,14 @@ def join(phone: Phone, code: str) -> None:
     phone.page.wait_for_selector(".lobby")
 
 
+def gather(phones: list[Phone], rules: str, players: int, **more: Any) -> str:
+    """The first phone opens a room (``open_room``), the others join it; its code."""
+    code = open_room(phones[0], rules, players, **more)
+    for phone in phones[1:]:
+        join(phone, code)
+    return code
+
+
 def pick(buttons: list[Any]) -> Any | None:
     """The first choice that does something (a vote, a target) rather than pass; never
     taking back what was done (a nomination withdrawn and made again would go on

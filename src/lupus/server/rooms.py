@@ -32,7 +32,7 @@ from lupus.families import family_of, load, set_up
 from lupus.scenario import parse
 from lupus.scenario import setup as scenario_setup
 from lupus.server import chat
-from lupus.server.clients import Client, Said
+from lupus.server.clients import Client, Said, json_text
 from lupus.server.pacing import Pacer
 from lupus.server.protocol import ProtocolError
 from lupus.server.settings import RoomSettings
@@ -387,7 +387,7 @@ class Room:
     def broadcast(self) -> None:
         """Send every client what changed for it (the lobby and the seats waited for
         worked out once for all)."""
-        lobby = self.lobby()
+        lobby = json_text(self.lobby())
         waiting = self.waited()
         for client in list(self.clients):
             self.update(client, lobby, waiting)
@@ -401,11 +401,13 @@ class Room:
     def update(
         self,
         client: Client,
-        lobby: dict[str, object] | None = None,
+        lobby: str | None = None,
         waiting: frozenset[int] | None = None,
     ) -> None:
-        """Send a client what changed for it: the lobby, or its view."""
-        client.send_lobby({**(lobby or self.lobby()), "you": client.seat})
+        """Send a client what changed for it: the lobby (its JSON text), or its view."""
+        if lobby is None:
+            lobby = json_text(self.lobby())
+        client.send_lobby(lobby)
         game = self.game
         if game is None:
             return
@@ -443,6 +445,9 @@ class Room:
             "number": self.number,
             "game": self.game_id,
             "host_seat": self.host_seat,
+            "seeded": self.settings.seed is not None,
+            "spectators": self.settings.spectators,
+            "table": self.settings.table,
             "seats": [
                 None
                 if seat is None

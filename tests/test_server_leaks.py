@@ -127,6 +127,7 @@ FIELDS = {
         "seeded",
         "spectators",
         "table",
+        "results",
         "seats",
     },
     "view": {
@@ -775,6 +776,10 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["seeded"] is True  # (every room of this test is seeded)
     assert lobby["spectators"] is settings.get("spectators", True)
     assert lobby["table"] is settings.get("table", False)
+    # Only finished games' endings, each as its public game-over event told it.
+    for ended in lobby["results"]:
+        assert ended["game"] in table.games
+        assert set(ended) == {"game", "winner", "winners", "scores"}
     assert lobby["lang"] == table.lang
     assert lobby["host_seat"] == (0 if mode == "players" else None)
     assert lobby["status"] in ("lobby", "playing", "finished")

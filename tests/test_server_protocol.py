@@ -317,6 +317,11 @@ def test_scenario_only_once_finished_then_play_again(server: Server) -> None:
             assert list(replayed.names) == names
             mine = [to_json(event) for event in replayed.view(ann.seat).events]
             assert mine == ann.events  # the very game Ann played
+            # The lobby keeps how it ended, as its public game-over event said it.
+            over = next(e for e in ann.events if e["kind"] == "game_over")["data"]
+            (ended,) = lobby_of(server, room)["results"]
+            assert ended["game"] == first
+            assert (ended["winner"], ended["winners"]) == (over["winner"], over["winners"])
 
             sent = len(ann.frames)
             await accepted(ann, {"type": "again"})
@@ -327,6 +332,7 @@ def test_scenario_only_once_finished_then_play_again(server: Server) -> None:
             assert again["game"] == view["game"] != first
             assert [seat["name"] for seat in again["seats"]] == names
             assert [seat["bot"] for seat in again["seats"]] == [None, "heuristic", "heuristic"]
+            assert [ended["game"] for ended in again["results"]] == [first]
             # The first game stays downloadable; the second is refused while it runs.
             assert httpx.get(f"{server.http}/api/games/{first}/scenario").status_code == 200
             second = httpx.get(f"{server.http}/api/games/{again['game']}/scenario")

@@ -279,7 +279,7 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
             assert "coin face down" not in end["text"] and "coin hidden" not in end["text"]
             # The match so far: this game alone.
             assert sorted(end["match"]) == sorted(scores)
-            assert "Games seen on this page: 1 of the 1" in end["text"]
+            assert "Games played in this room: 1." in end["text"]
         host.shot("end")
         host.shot("end-board", of=".lb-board")
         phones[1].shot("end-scores", of=".lb-scores")
@@ -293,7 +293,16 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
         host.page.click(".lb-match summary")
         again = board(host)
         assert sorted(again["match"]) == sorted(scores)
-        assert "1 of the 2" in again["text"]
+        assert "Games played in this room: 1." in again["text"]
         host.shot("match", of=".lb-match")
+        # A page arriving now (a spectator) is told the match too: the lobby keeps it.
+        late = Phone(chromium, server.http, "Sam", ARTIFACTS / "lupusburg")
+        late.goto(f"/?room={code}")
+        late.page.click("text=Watch")
+        late.page.wait_for_function(
+            "document.querySelector('.lb-match summary') !== null", timeout=10000
+        )
+        late.page.click(".lb-match summary")
+        assert sorted(board(late)["match"]) == sorted(scores)
         for phone in phones:
             assert not phone.errors, phone.errors

@@ -108,6 +108,9 @@ class Room:
         self.game: Game | None = None
         self.game_id: str | None = None
         self.games: list[str] = []  # ids of the room's games, oldest first
+        # How each finished game of the room ended (public once it is over): a match's
+        # scores add up over them (Lupusburg), a page arriving late reads them here.
+        self.results: list[dict[str, object]] = []
         self.chat_log: list[dict[str, object]] = []  # the current game's (or the lobby's)
         self.clients: set[Client] = set()
         self.bots: dict[int, Bot] = {}
@@ -371,6 +374,7 @@ class Room:
             raise ProtocolError("internal", "the server could not save that: try again") from exc
         if game.finished:
             self.status = "finished"
+            self.results.append(result(self.game_id, game))
             self.save()
             log.info(
                 "game_over room=%s game=%s actions=%d", self.code, self.game_id, len(game.history)
@@ -448,6 +452,7 @@ class Room:
             "seeded": self.settings.seed is not None,
             "spectators": self.settings.spectators,
             "table": self.settings.table,
+            "results": self.results,
             "seats": [
                 None
                 if seat is None
@@ -553,6 +558,7 @@ class Room:
             "status": self.status,
             "number": self.number,
             "games": list(self.games),
+            "results": list(self.results),
             "timer": self.pacer.to_state(),
         }
 
@@ -576,6 +582,7 @@ class Room:
         room.host_seat = state["host_seat"]
         room.number = int(state["number"])
         room.games = list(state.get("games", []))
+        room.results = list(state.get("results", []))
         room.status = "lobby" if game is None else state["status"]
         if game is None:  # the lobby's chat
             room.chat_log = store.chat(f"{code}-lobby")
@@ -586,6 +593,19 @@ class Room:
             room.chat_log = list(game.chat)
             room.pacer.resume(state.get("timer"))
         return room
+
+
+def result(game_id: str, game: Game) -> dict[str, object]:
+    """How a finished game ended, as the lobby tells it (everything in it is public:
+    the game-over event says it to everyone)."""
+    outcome = game.outcome
+    assert outcome is not None
+    return {
+        "game": game_id,
+        "winner": outcome.winner,
+        "winners": list(outcome.winners),
+        "scores": {str(seat): points for seat, points in sorted(outcome.scores.items())},
+    }
 
 
 def stored(action: Action) -> list[object]:

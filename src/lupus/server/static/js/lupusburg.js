@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { roleName } from "./play.js";
 import { icon } from "./lupusburg_icons.js";
-import { gameNumber, living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
+import { living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
 
 const HOUSE_VERBS = new Set(["peek", "claw", "privilege", "show", "token", "ballot"]);
 
@@ -48,7 +48,7 @@ export function lupusburgBoard(page) {
   // The seat's secrets (its characters, chest, coin, what it was shown) are on screen
   // while its card is shown, and all of them once the game is over.
   const open = page.revealed || Boolean(state.over);
-  const games = matchGames(page, state);
+  const games = matchGames(page);
   return h(
     "section",
     { class: "lb-board card", "aria-labelledby": "lb-title", dataset: { stage: state.stage, day: String(state.day) } },
@@ -413,8 +413,8 @@ function scores(page, state) {
   );
 }
 
-/** Over a match: the scores of this room's games this page saw end (the view holds the
- * current game only; a winning Werewolf scores as many points as there are players). */
+/** Over a match: the scores of this room's finished games added up (the lobby's
+ * `results`; a winning Werewolf scores as many points as there are players). */
 function match(page, state, games) {
   const ids = Object.keys(games);
   if (!ids.length) return null;
@@ -423,9 +423,8 @@ function match(page, state, games) {
   const order = Object.keys(totals)
     .map(Number)
     .sort((a, b) => totals[b] - totals[a] || a - b);
-  const played = Math.max(page.lobby.number || 0, ...ids.map(gameNumber));
   const body = [
-    h("p", {}, t("lb_match_seen", { seen: ids.length, played })),
+    h("p", {}, t("lb_match_seen", { seen: ids.length })),
     h(
       "table",
       { class: "lb-score-table lb-match-table" },

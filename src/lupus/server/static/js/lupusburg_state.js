@@ -223,41 +223,14 @@ export function living(state, seat) {
   return [2 * seat, 2 * seat + 1].filter((h) => state.houses[h] && !state.houses[h].dead).length;
 }
 
-/** A finished game's points for the match (src/lupus/lupusburg/match.py): a winning
- * Werewolf scores the number of players and everybody else nothing, which is what
- * `game_over.scores` already says; otherwise every player scores his game's points. */
-export function matchPoints(over) {
-  const points = {};
-  for (const [seat, score] of Object.entries(over.scores)) points[seat] = score;
-  return points;
-}
-
-const MATCH = "lupus:lupusburg-match:";
-
-/** The games of this room this page has seen end (sessionStorage: this tab only; the
- * view holds the current game alone), the current one recorded once it is over. */
-export function matchGames(page, state) {
-  const key = MATCH + page.code;
-  let games = {};
-  try {
-    games = JSON.parse(sessionStorage.getItem(key) || "{}") || {};
-  } catch {
-    games = {};
-  }
-  const id = page.view?.game;
-  if (state.over && id && !games[id]) {
-    games[id] = { points: matchPoints(state.over), players: state.n, winner: state.over.winner };
-    try {
-      sessionStorage.setItem(key, JSON.stringify(games));
-    } catch {
-      // private browsing with no storage: the match is this game alone
-    }
+/** The room's finished games and their points for the match, as the lobby tells them
+ * (`results`: every game of the room, however late this page arrived). A game's
+ * `scores` are its match points already (src/lupus/lupusburg/match.py): a winning
+ * Werewolf scores the number of players, everybody else nothing. */
+export function matchGames(page) {
+  const games = {};
+  for (const ended of page.lobby?.results || []) {
+    games[ended.game] = { points: ended.scores, winner: ended.winner };
   }
   return games;
-}
-
-/** The game's number in its room, from its id (`<room>-<number>-<hex>`). */
-export function gameNumber(id) {
-  const parts = String(id).split("-");
-  return parts.length >= 3 ? Number(parts[parts.length - 2]) : 0;
 }

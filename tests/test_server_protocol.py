@@ -943,6 +943,39 @@ LEADER_ROOM = {
 }
 
 
+def test_a_game_leader_deals_by_hand(server: Server) -> None:
+    """A leader who shuffled his own cards tells the server who got which: a deal of
+    the room's deck is played as dealt; any other deck, or a deal from anyone but a
+    game leader, is refused and changes nothing."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    created = server.create(rules="maffia", players=5, mode="leader", names=names, pace=0)
+    others = small_room(server)
+
+    async def test() -> None:
+        async with players(server, 2) as (leader, host):
+            await leader.rejoin(created["room"], created["host_token"])
+            not_the_deck = ["mafia", "mafia", "doctor", "detective", "villager"]
+            refusal = await refused(
+                leader, {"type": "start", "deal": {"roles": not_the_deck}}, "not_allowed"
+            )
+            assert "not the room's deck" in refusal["message"]
+            assert lobby_of(server, created["room"])["status"] == "lobby"
+            roles = ["villager", "avenger", "detective", "doctor", "mafia"]
+            await accepted(leader, {"type": "start", "deal": {"roles": roles}})
+            await sync(leader)
+            dealt = {
+                e["data"]["player"]: e["data"]["role"]
+                for e in leader.events
+                if e["kind"] == "role_dealt"
+            }
+            assert dealt == dict(enumerate(roles))
+            await host.rejoin(others["room"], others["host_token"])
+            hand = {"type": "start", "deal": {"roles": ["mafia", "villager", "villager"]}}
+            await refused(host, hand, "not_allowed")
+
+    run(test)
+
+
 def test_a_game_leader_room(server: Server) -> None:
     """The leader's device is the only one: it sees every event (seat -1, each event
     with its whole audience) and submits each player's choice with ``seat``, answering

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from lupus.families import load
 from server_harness import Server
 from web_harness import ARTIFACTS, PASSIVE, Phone, browser
 
@@ -278,3 +279,35 @@ def test_a_confirmation_that_fails_keeps_the_entries(server: Server) -> None:
         wait_ready(leader)
         assert f"pekar på {target}." in page.text_content(".timeline")
         assert not leader.errors, leader.errors
+
+
+def test_a_leader_deals_his_own_cards(server: Server) -> None:
+    """A leader who shuffled and dealt his physical cards enters who got which before
+    the start: the game is dealt exactly so."""
+    with browser() as chromium:
+        leader = Phone(chromium, server.http, "Leader", SHOTS)
+        page = leader.page
+        leader.goto("/")
+        page.wait_for_selector("#create")
+        page.select_option("#rules", "maffia")
+        page.fill("#players", "5")
+        page.select_option("#mode", "leader")
+        page.fill("#names", "\n".join(NAMES[:5]))
+        page.click("#create button[type=submit]")
+        page.wait_for_selector(".lobby")
+        page.click(".hand-deal summary")
+        roles = ["villager", "avenger", "detective", "doctor", "mafia"]
+        for seat, role in enumerate(roles):
+            page.select_option(f"#hand-{seat}", role)
+        leader.shot("hand-deal", of=".hand-deal")
+        page.click("#start")
+        page.wait_for_selector(".leader-prepare")
+        rows = page.eval_on_selector_all(
+            "table.deal tbody tr",
+            "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])",
+        )
+        book = load("maffia")
+        assert rows == [
+            [name, book.name(role, "en")] for name, role in zip(NAMES, roles, strict=False)
+        ]
+        assert not leader.errors

@@ -184,7 +184,7 @@ class Hub:
                 raise ProtocolError("slow_down", "one line a second: wait a moment")
             post(room, client, message.text)
         elif isinstance(message, Start):
-            room.start(message.fill)
+            room.start(message.fill, message.deal)
         elif isinstance(message, AddBot):
             room.add_bot(message.kind, message.seat)
         elif isinstance(message, Kick):

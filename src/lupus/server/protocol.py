@@ -112,11 +112,33 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+Card = Annotated[StrictStr, Field(max_length=40)]
+
+
+class Dealt(BaseModel):
+    """The cards a game leader dealt by hand (``Start.deal``): each seat's card, the
+    Thief's two extra cards, or Lupusburg's characters per seat (two houses), the
+    chests' houses and the first Burgomaster. The same fields as a scenario's deal."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    roles: list[Card] = Field(default_factory=list, max_length=40)
+    extra_cards: list[Card] = Field(default_factory=list, max_length=4)
+    characters: list[Annotated[list[Card], Field(max_length=2)]] = Field(
+        default_factory=list, max_length=40
+    )
+    chests: list[StrictInt] = Field(default_factory=list, max_length=40)
+    burgomaster: StrictInt = 0
+
+
 class Start(_Message):
-    """Host: deal and start; ``fill`` puts bots of that kind in the empty seats."""
+    """Host: deal and start; ``fill`` puts bots of that kind in the empty seats; in a
+    game leader's room, ``deal`` is the deal he made with his cards (else the server
+    deals and his page tells him whom to give which card)."""
 
     type: Literal["start"]
     fill: Literal["random", "heuristic"] | None = None
+    deal: Dealt | None = None
 
 
 class AddBot(_Message):

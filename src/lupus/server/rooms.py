@@ -17,12 +17,14 @@ import logging
 import random
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Final
 
 from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
+from lupus.engine.deal import Deal
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Prompt
@@ -34,7 +36,7 @@ from lupus.scenario import setup as scenario_setup
 from lupus.server import chat
 from lupus.server.clients import Client, Said, json_text
 from lupus.server.pacing import Pacer
-from lupus.server.protocol import ProtocolError
+from lupus.server.protocol import Dealt, ProtocolError
 from lupus.server.settings import RoomSettings
 from lupus.server.store import GameRecord, Store
 
@@ -260,9 +262,11 @@ class Room:
         self.broadcast()
 
     # ------------------------------------------------------------------ games
-    def start(self, fill: str | None = None) -> None:
+    def start(self, fill: str | None = None, by_hand: Dealt | None = None) -> None:
         if self.status == "playing":
             raise ProtocolError("started", "the game has started")
+        if by_hand is not None and self.settings.mode != "leader":
+            raise ProtocolError("not_allowed", "only a game leader deals the cards by hand")
         if fill is not None:
             for seat, held in enumerate(self.seats):
                 if held is None:
@@ -276,7 +280,10 @@ class Room:
         rng = random.Random(secrets.randbits(64) if seed is None else f"{seed}-{number}")
         try:
             options = dict(self.settings.options)
-            dealt = random_deal(book, len(names), self.settings.counts(), rng, options)
+            if by_hand is None:
+                dealt = random_deal(book, len(names), self.settings.counts(), rng, options)
+            else:
+                dealt = self.hand_deal(by_hand)
             game = set_up(book, names, dealt, options, rng.getrandbits(63))
         except LupusError as exc:
             raise ProtocolError("not_allowed", str(exc)) from exc
@@ -305,6 +312,23 @@ class Room:
             len(names),
         )
         self.after_change()
+
+    def hand_deal(self, by_hand: Dealt) -> Deal:
+        """A game leader's deal, of the room's deck and no other card (the engine's
+        set-up checks the rest: a card per seat, the Thief's, the chests...)."""
+        cards = [*by_hand.roles, *by_hand.extra_cards]
+        cards += [card for pair in by_hand.characters for card in pair]
+        deck = self.settings.counts()
+        if Counter(cards) != Counter({card: n for card, n in deck.items() if n}):
+            shown = ", ".join(f"{n} {card}" for card, n in sorted(deck.items()) if n)
+            raise ProtocolError("not_allowed", f"the cards dealt are not the room's deck ({shown})")
+        return Deal(
+            roles=tuple(by_hand.roles),
+            extra_cards=tuple(by_hand.extra_cards),
+            characters=tuple(tuple(pair) for pair in by_hand.characters),
+            chests=tuple(by_hand.chests),
+            burgomaster=by_hand.burgomaster,
+        )
 
     def begin(self, game: Game, game_id: str) -> None:
         self.game, self.game_id = game, game_id

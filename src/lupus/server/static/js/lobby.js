@@ -111,9 +111,48 @@ function hostControls(page, free) {
         type: "button",
         class: "primary",
         id: "start",
-        onclick: () => page.send(free ? { type: "start", fill: fill.value } : { type: "start" }),
+        onclick: () => {
+          const start = free ? { type: "start", fill: fill.value } : { type: "start" };
+          if (page.handDeal?.on) start.deal = { roles: page.handDeal.roles, extra_cards: page.handDeal.extra };
+          page.send(start);
+        },
       },
       t("start"),
+    ),
+    page.lobby.mode === "leader" && page.book && page.book.family !== "lupusburg" ? handDeal(page) : null,
+  );
+}
+
+/** A game leader who shuffled and dealt his own cards says who got which (the server
+ * checks it is the room's deck); otherwise the server deals and his page tells him. */
+function handDeal(page) {
+  const lobby = page.lobby;
+  const deck = Object.entries(lobby.composition).filter(([, n]) => n > 0);
+  const cards = deck.reduce((sum, [, n]) => sum + n, 0);
+  const state = (page.handDeal ||= {
+    on: false,
+    roles: lobby.seats.map(() => deck[0][0]),
+    extra: Array(Math.max(0, cards - lobby.players)).fill(deck[0][0]),
+  });
+  const choose = (id, label, value, set) => {
+    const select = h(
+      "select",
+      { id, onchange: (event) => set(event.target.value) },
+      deck.map(([rid]) => h("option", { value: rid }, page.book.roles[rid]?.name || rid)),
+    );
+    select.value = value;
+    return h("div", { class: "field" }, h("label", { for: id }, label), select);
+  };
+  return h(
+    "details",
+    { class: "hand-deal", open: state.on, ontoggle: (event) => (state.on = event.target.open) },
+    h("summary", {}, t("hand_deal")),
+    h("p", { class: "hint" }, t("hand_deal_help")),
+    lobby.seats.map((seat, number) =>
+      choose(`hand-${number}`, seat ? seat.name : t("seat_n", { n: number + 1 }), state.roles[number], (v) => (state.roles[number] = v)),
+    ),
+    state.extra.map((card, index) =>
+      choose(`hand-extra-${index}`, t("hand_extra", { n: index + 1 }), card, (v) => (state.extra[index] = v)),
     ),
   );
 }

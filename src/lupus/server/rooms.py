@@ -113,6 +113,8 @@ class Room:
         # How each finished game of the room ended (public once it is over): a match's
         # scores add up over them (Lupusburg), a page arriving late reads them here.
         self.results: list[dict[str, object]] = []
+        self._lobby_key: tuple[object, ...] = ()
+        self._lobby_text = ""
         self.chat_log: list[dict[str, object]] = []  # the current game's (or the lobby's)
         self.clients: set[Client] = set()
         self.bots: dict[int, Bot] = {}
@@ -415,7 +417,7 @@ class Room:
     def broadcast(self) -> None:
         """Send every client what changed for it (the lobby and the seats waited for
         worked out once for all)."""
-        lobby = json_text(self.lobby())
+        lobby = self.lobby_text()
         waiting = self.waited()
         for client in list(self.clients):
             self.update(client, lobby, waiting)
@@ -434,7 +436,7 @@ class Room:
     ) -> None:
         """Send a client what changed for it: the lobby (its JSON text), or its view."""
         if lobby is None:
-            lobby = json_text(self.lobby())
+            lobby = self.lobby_text()
         client.send_lobby(lobby)
         game = self.game
         if game is None:
@@ -457,6 +459,18 @@ class Room:
         waited = seat in waiting
         game_id = self.game_id or ""
         client.send_view(game, view, game_id, waited, deadline, table, self.said)
+
+    def lobby_text(self) -> str:
+        """The lobby as JSON text, written again only when something in it changed: it
+        goes out after every action, and changes a few times a game (seats, who is
+        connected, a game starting or ending)."""
+        seats = tuple(None if s is None else (s.name, s.bot, s.token is None) for s in self.seats)
+        connected = frozenset([client.seat for client in self.clients])
+        key = (self.status, self.number, self.game_id, len(self.results), connected, seats)
+        if key != self._lobby_key:
+            self._lobby_key = key
+            self._lobby_text = json_text(self.lobby())
+        return self._lobby_text
 
     def lobby(self) -> dict[str, object]:
         connected = {client.seat for client in self.clients}

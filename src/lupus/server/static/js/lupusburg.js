@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { roleName } from "./play.js";
+import { actButton, roleName } from "./play.js";
 import { icon } from "./lupusburg_icons.js";
 import { living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
 
@@ -181,19 +181,7 @@ function asking(page, state, acts) {
       ? h(
           "div",
           { class: "lb-ask-buttons" },
-          acts.bare.map((act) =>
-            h(
-              "button",
-              {
-                type: "button",
-                class: "secondary lb-pass",
-                disabled: page.busy,
-                dataset: { verb: act.verb, args: JSON.stringify(act.args) },
-                onclick: () => page.act(act.verb, act.args),
-              },
-              act.label,
-            ),
-          ),
+          acts.bare.map((act) => actButton(page, act.verb, act, "secondary lb-pass")),
         )
       : null,
   );

@@ -181,23 +181,27 @@ function decoy(page, step) {
   );
 }
 
+/** A button that answers a prompt with one of its choices (`seat`: a game leader's
+ * answer for that seat). */
+export function actButton(page, verb, choice, className, seat) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: className,
+      disabled: page.busy,
+      dataset: { verb, args: JSON.stringify(choice.args) },
+      onclick: () => page.act(verb, choice.args, seat),
+    },
+    choice.label,
+  );
+}
+
 export function promptButtons(page, prompt, seat) {
   return h(
     "div",
     { class: "choices" },
-    prompt.choices.map((choice) =>
-      h(
-        "button",
-        {
-          type: "button",
-          class: "choice",
-          disabled: page.busy,
-          dataset: { verb: prompt.verb, args: JSON.stringify(choice.args) },
-          onclick: () => page.act(prompt.verb, choice.args, seat),
-        },
-        choice.label,
-      ),
-    ),
+    prompt.choices.map((choice) => actButton(page, prompt.verb, choice, "choice", seat)),
   );
 }
 

@@ -1,12 +1,17 @@
-"""Playing in the browser: whole games on phone-sized pages in a real Chromium, a page
-reloaded mid-night, the server killed and restarted under open pages."""
+"""Playing in the browser: whole games on phone-sized pages in a real Chromium (eight
+people at werewolf, six at maffia in Swedish, one person and bots at every rulebook),
+a page reloaded mid-night, the server killed and restarted under open pages."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
+import pytest
+
 from lupus.families import load
+from lupus.rulebooks import available
 from server_harness import Server
 from web_harness import ARTIFACTS, Phone, browser, gather, play_out
 
@@ -153,3 +158,22 @@ def test_a_maffia_game_in_swedish(server: Server) -> None:
             }
             assert not phone.errors, phone.errors
         assert "Hela historien" in host.page.inner_text(".timeline summary")
+
+
+@pytest.mark.parametrize("rules", available())
+def test_every_rulebook_to_the_end_with_bots(server: Server, rules: str) -> None:
+    """One person and bots in every other seat, on the page, every rulebook."""
+    book = load(rules)
+    players = max(book.min_players, (book.minimum.players if book.minimum else 0), 5)
+    room = server.create(rules=rules, players=players, host_name="Ann", bot_delay=0.05, pace=0.1)
+    with browser() as chromium:
+        ann = Phone(chromium, server.http, "Ann", ARTIFACTS / f"bots-{rules}")
+        kept = json.dumps({"token": room["host_token"], "host": True})
+        ann.context.add_init_script(f"localStorage.setItem('lupus:room:{room['room']}', '{kept}')")
+        ann.goto(f"/?room={room['room']}")
+        ann.page.wait_for_selector(".lobby")
+        ann.page.click("#start")
+        ann.page.wait_for_selector(".game")
+        play_out([ann], ann)
+        assert ann.finished() and not ann.errors, ann.errors
+        ann.shot("end")

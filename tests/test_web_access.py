@@ -5,7 +5,6 @@ played from the keyboard alone."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -39,10 +38,7 @@ def test_every_screen_passes_the_audit(server: Server, lang: str) -> None:
                 pace=0,
                 options={"lift_minimum": True} if rules == "werewolf" else {},
             )
-            keep = json.dumps({"token": room["host_token"], "host": True})
-            phone.page.evaluate(f"localStorage.setItem('lupus:room:{room['room']}', '{keep}')")
-            phone.goto(f"/?room={room['room']}")
-            phone.page.wait_for_selector(".lobby")
+            phone.host(room)
             problems += audit(phone, f"{rules} lobby")
             phone.page.click("#start")
             phone.page.wait_for_selector(".game")

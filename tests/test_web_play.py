@@ -4,7 +4,6 @@ a page reloaded mid-night, the server killed and restarted under open pages."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -168,10 +167,7 @@ def test_every_rulebook_to_the_end_with_bots(server: Server, rules: str) -> None
     room = server.create(rules=rules, players=players, host_name="Ann", bot_delay=0.05, pace=0.1)
     with browser() as chromium:
         ann = Phone(chromium, server.http, "Ann", ARTIFACTS / f"bots-{rules}")
-        kept = json.dumps({"token": room["host_token"], "host": True})
-        ann.context.add_init_script(f"localStorage.setItem('lupus:room:{room['room']}', '{kept}')")
-        ann.goto(f"/?room={room['room']}")
-        ann.page.wait_for_selector(".lobby")
+        ann.host(room)
         ann.page.click("#start")
         ann.page.wait_for_selector(".game")
         play_out([ann], ann)

@@ -9,6 +9,7 @@ screens go to ``artifacts/web/<test>/`` (docs/play.md shows a chosen few).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -85,6 +86,15 @@ class Phone:
 
     def goto(self, path: str) -> None:
         self.page.goto(self.base + path)
+
+    def host(self, created: dict[str, Any]) -> None:
+        """Open, as its host, a room made over HTTP (``Server.create``): the page is
+        given the host's token as the home page's form would have kept it."""
+        code, kept = created["room"], json.dumps({"token": created["host_token"], "host": True})
+        self.page.goto(self.base + "/")
+        self.page.evaluate(f"localStorage.setItem('lupus:room:{code}', '{kept}')")
+        self.goto(f"/?room={code}")
+        self.page.wait_for_selector(".lobby")
 
     def choices(self) -> list[Any]:
         return list(self.page.query_selector_all(".decide button.choice:enabled"))

@@ -18,13 +18,26 @@ if TYPE_CHECKING:
 
 
 @cache
-def messages(lang: str) -> dict[str, str]:
-    base = resources.files("lupus.locales")
-    path = base.joinpath(f"{lang}.toml")
+def locale(lang: str) -> dict[str, dict[str, str]]:
+    """A language's file (``src/lupus/locales/<lang>.toml``), read once: its narration
+    (``text``) and the web pages' words (``ui``); an empty dict for a language lupus has
+    no file for."""
+    path = resources.files("lupus.locales").joinpath(f"{lang}.toml")
     if not path.is_file():
-        path = base.joinpath("en.toml")
-    table = tomllib.loads(path.read_text("utf-8"))["text"]
-    return {str(k): str(v) for k, v in table.items()}
+        return {}
+    tables = tomllib.loads(path.read_text("utf-8"))
+    return {name: {str(k): str(v) for k, v in table.items()} for name, table in tables.items()}
+
+
+def locales() -> list[str]:
+    """Every language lupus has a file for."""
+    found = resources.files("lupus.locales").iterdir()
+    return sorted(entry.name[: -len(".toml")] for entry in found if entry.name.endswith(".toml"))
+
+
+@cache
+def messages(lang: str) -> dict[str, str]:
+    return locale(lang).get("text") or locale("en")["text"]
 
 
 class MessageError(ValueError):

@@ -30,7 +30,7 @@ from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.hub import Hub, explain
 from lupus.server.protocol import MAX_FRAME, VERSION
-from lupus.server.rooms import replayed
+from lupus.server.rooms import Room, replayed
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store
 
@@ -84,8 +84,12 @@ def create_app(
         words = catalogue.interface_words(lang)
         return JSONResponse({"lang": lang, "languages": languages, "words": words})
 
+    def room_of(request: Request) -> Room | None:
+        """The room a path's ``{code}`` names (codes are read in any case)."""
+        return hub.rooms.get(str(request.path_params["code"]).upper())
+
     async def join_code(request: Request) -> Response:
-        room = hub.rooms.get(str(request.path_params["code"]).upper())
+        room = room_of(request)
         if room is None:
             return problem(404, "unknown_room", "there is no room with that code")
         # Made here, not by a page script: the link works without any outside service.
@@ -118,10 +122,11 @@ def create_app(
         )
 
     async def lobby(request: Request) -> Response:
-        room = hub.rooms.get(str(request.path_params["code"]).upper())
+        room = room_of(request)
         if room is None:
             return problem(404, "unknown_room", "there is no room with that code")
-        return JSONResponse(room.lobby())
+        # (the text the room's clients are sent, written once per change)
+        return Response(room.lobby_text(), media_type="application/json")
 
     async def scenario(request: Request) -> Response:
         game_id = str(request.path_params["game"])

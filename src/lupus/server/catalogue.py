@@ -9,11 +9,10 @@ every other word of the interface comes from the ``[ui]`` table of
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 
 from lupus.families import load
+from lupus.messages import locale, locales
 from lupus.rulebooks import available
 from lupus.rulebooks.schema import Rulebook
 
@@ -21,28 +20,16 @@ from lupus.rulebooks.schema import Rulebook
 @cache
 def interface_languages() -> dict[str, str]:
     """Every language the interface speaks -> its own name for itself ("Svenska")."""
-    found = {}
-    for entry in resources.files("lupus.locales").iterdir():
-        if entry.name.endswith(".toml"):
-            table = tomllib.loads(entry.read_text("utf-8")).get("ui")
-            if table:
-                found[entry.name[: -len(".toml")]] = str(table["language"])
-    return dict(sorted(found.items()))
+    return {lang: words["language"] for lang in locales() if (words := locale(lang).get("ui"))}
 
 
 @cache
 def interface_words(lang: str) -> dict[str, str]:
     """The ``[ui]`` table of ``lang``, English filling any word it lacks (a new language
     may be added a little at a time; a test lists what each one still lacks)."""
-    base = resources.files("lupus.locales")
-
-    def table(code: str) -> dict[str, str]:
-        text = base.joinpath(f"{code}.toml").read_text("utf-8")
-        return {str(k): str(v) for k, v in tomllib.loads(text).get("ui", {}).items()}
-
-    words = table("en")
+    words = dict(locale("en")["ui"])
     if lang != "en" and lang in interface_languages():
-        words.update(table(lang))
+        words.update(locale(lang)["ui"])
     return words
 
 

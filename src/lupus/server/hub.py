@@ -212,8 +212,7 @@ class Hub:
             client.host = room.is_host(digest(token))
         else:
             client.seat = None
-            hosting = message.token is not None and room.is_host(digest(message.token))
-            if not (room.settings.spectators or hosting):
+            if not (room.settings.spectators or self.hosting(room, message.token)):
                 raise ProtocolError("not_allowed", "this room has no spectators")
         client.room = room
         room.clients.add(client)
@@ -230,6 +229,11 @@ class Hub:
         )
         room.broadcast()  # (the lobby shows who is connected)
         room.send_chat_history(client)
+
+    @staticmethod
+    def hosting(room: Room, token: str | None) -> bool:
+        """Whether ``token`` is the room's host's (a watch may bring it)."""
+        return token is not None and room.is_host(digest(token))
 
     def leave(self, client: Client) -> None:
         room = client.room

@@ -224,7 +224,7 @@ export function news(page) {
         ontoggle: (event) => (page.timelineOpen = event.target.open),
       },
       h("summary", {}, t("timeline")),
-      h("ol", { class: "lines" }, lines.map((line) => (line.startsWith("==") ? h("li", { class: "heading" }, line.replace(/^==\s*|\s*==$/g, "")) : line ? h("li", {}, line) : null))),
+      h("ul", { class: "lines" }, lines.map((line) => (line.startsWith("==") ? h("li", { class: "heading" }, line.replace(/^==\s*|\s*==$/g, "")) : line ? h("li", {}, line) : null))),
     ),
   );
 }

@@ -14,7 +14,7 @@ is how tests/test_narration.py proves that every message of every game can be sa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
@@ -41,16 +41,11 @@ class Narrator:
         self.book = book
         self.names = tuple(names)
         self.lang = lang if lang in book.languages else book.language
-        # The plugins' English text first: a language file's or the rulebook's text for
-        # a key comes before it.
-        self.text = {
-            **family_of(book).messages(),
-            **messages(self.lang),
-            **book.text.get(self.lang, {}),
-        }
-        self.N = {k: v for k, v in book.names[self.lang].items()}
+        self.text, self.N = tables(book, self.lang)
         self.names_table = Names(self)
         self.strict = strict
+        # Lupusburg's houses, chests and tokens: the other families' events have none.
+        self.houses = bool(family_of(book).house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
 
     def error(self, key: str, problem: str) -> MessageError:
@@ -305,7 +300,8 @@ class Narrator:
             fields["winner"] = self.side(ev.text("winner"))
             if "winners" in d:
                 fields["winners"] = self.join(self.who(s) for s in ev.seats("winners"))
-        self.house_fields(ev, fields)
+        if self.houses:
+            self.house_fields(ev, fields)
         if "votes" in d:
             name = self.house if ev.kind == "ballots" else self.who
             fields["votes"] = self.join(f"{name(s)} {n}" for s, n in ev.seat_ints("votes").items())
@@ -358,7 +354,11 @@ class Narrator:
         keys = self.keys(ev, again)
         if self.strict:
             return keys[0]
-        return next((k for k in keys if k in self.text), keys[-1])
+        text = self.text
+        for key in keys:
+            if key in text:
+                return key
+        return keys[-1]
 
     def story(
         self, events: Iterable[Event], viewer: int = LEADER, said: dict[int, str] | None = None
@@ -395,6 +395,30 @@ class Narrator:
         """The whole story a view tells, with night and day headings."""
         self.pack_told = None
         return self.story(view.events, view.seat)
+
+
+TABLES_KEPT: Final = 64
+"""Message tables kept (a rulebook in each language it has): a server makes a narrator
+per reader per game, and merging the tables was most of a narrator's making."""
+
+_tables: dict[tuple[int, str], tuple[Rulebook, dict[str, str], dict[str, str]]] = {}
+
+
+def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A rulebook's messages in ``lang`` (the plugins' English text first: a language
+    file's or the rulebook's text for a key comes before it) and its names, merged once
+    and shared by every narrator, which only reads them."""
+    found = _tables.get((id(book), lang))
+    if found is None or found[0] is not book:
+        if len(_tables) >= TABLES_KEPT:
+            _tables.clear()
+        text = {
+            **family_of(book).messages(),
+            **messages(lang),
+            **book.text.get(lang, {}),
+        }
+        found = _tables[id(book), lang] = (book, text, dict(book.names[lang]))
+    return found[1], found[2]
 
 
 def narrate(view: View, lang: str | None = None) -> list[str]:

@@ -9,9 +9,9 @@ as they are now. A client that rejoins starts from nothing and is sent its whole
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
+from collections import deque
 from typing import Final
 
 from lupus.engine.event_json import to_json as event_json
@@ -29,6 +29,51 @@ this), and a server writes a few of these per frame, thousands of frames a secon
 QUEUE: Final = 256
 """Messages a client may have waiting; a client that reads slower is dropped (it will
 rejoin and be sent its whole view)."""
+
+
+class Outbox:
+    """A client's frames waiting for its writer (``app.write``), which takes all of them
+    at each wake-up: an ``asyncio.Queue`` woke the writer once per frame, and a
+    server sends several thousand frames a second."""
+
+    def __init__(self, limit: int = QUEUE) -> None:
+        self.frames: deque[str] = deque()
+        self.limit = limit
+        self.ended = False  # no more frames: the writer sends those left, then closes
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, text: str) -> bool:
+        """Queue a frame; False if ``limit`` frames are waiting already."""
+        if len(self.frames) >= self.limit:
+            return False
+        self.frames.append(text)
+        self._wake()
+        return True
+
+    def end(self, drop: bool = False) -> None:
+        """No frame comes after these (none at all with ``drop``)."""
+        if drop:
+            self.frames.clear()
+        self.ended = True
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def take(self) -> list[str] | None:
+        """Every frame waiting (waits for one); None once ended and empty."""
+        while not self.frames:
+            if self.ended:
+                return None
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        taken = list(self.frames)
+        self.frames.clear()
+        return taken
 
 
 class Bucket:
@@ -60,7 +105,7 @@ class Client:
     """A connection (see the module docstring)."""
 
     def __init__(self, lang: str | None = None) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.outbox = Outbox()
         self.seat: int | None = None  # a seat, LEADER, or None: a spectator
         self.host = False
         self.lang = lang
@@ -81,11 +126,7 @@ class Client:
 
     def push(self, text: str) -> None:
         """Queue a frame already written as JSON."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if not self.closed and not self.outbox.put(text):
             self.close(drop=True)
 
     def send_error(self, code: Code, message: str, ref: int | None = None) -> None:
@@ -96,11 +137,7 @@ class Client:
         dropped for a client that fell behind: ``drop``), then ends the socket."""
         if not self.closed:
             self.closed = True
-            if drop:
-                while not self.queue.empty():
-                    self.queue.get_nowait()
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            self.outbox.end(drop)
 
     def new_game(self) -> None:
         self._game, self._sent, self._state, self._narrator = None, (0, 0), None, None
@@ -143,29 +180,36 @@ class Client:
         public_sent, private_sent = self._sent
         new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
         start, self._sent = public_sent + private_sent, view.counts()
-        head = {
-            "type": "view",
-            "game": game_id,
-            "seat": None if view.seat < LEADER else view.seat,
-            "phase": view.phase,
-            "number": view.number,
-            "state_id": view.state_id,
-            "finished": view.finished,
-            "waiting": waited,
-            "from": start,
-            "lines": narrator.story(new, view.seat, sentences),
-            "table": [
-                {"seat": seat, "prompts": [menu(narrator, prompt, labels) for prompt in prompts]}
-                for seat, prompts in table
-            ],
-            "deadline": None if deadline is None else round(deadline, 3),
-        }
-        # The events and the prompts are the same JSON for many readers: written once
-        # per room and language, then put into each reader's frame as they are.
-        text = json_text(head)
-        events_text = ",".join([said.event_text(event) for event in new])
-        prompts_text = said.menus_text(narrator, view.prompts, labels)
-        self.push(f'{text[:-1]}, "events": [{events_text}], "prompts": {prompts_text}}}')
+        lines = said.lines_text(narrator.story(new, view.seat, sentences))
+        shown = (
+            "[]"
+            if not table
+            else json_text(
+                [
+                    {"seat": seat, "prompts": [menu(narrator, p, labels) for p in prompts]}
+                    for seat, prompts in table
+                ]
+            )
+        )
+        # The frame is put together from JSON written once per room and language (the
+        # game's id, the sentences, the events and the prompts are the same text for
+        # many readers) around the few numbers that are the reader's own: the JSON
+        # encoder, called for the whole frame, was a tenth of the server's time.
+        seat = "null" if view.seat < LEADER else str(view.seat)
+        until = "null" if deadline is None else repr(round(deadline, 3))
+        events = ",".join([said.event_text(event) for event in new])
+        prompts = said.menus_text(narrator, view.prompts, labels)
+        self.push(
+            f'{{"type": "view", "game": {said.text_of(game_id)}, "seat": {seat}, '
+            f'"phase": {said.text_of(view.phase)}, "number": {view.number}, '
+            f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
+            f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
+            f'"table": {shown}, "deadline": {until}, "events": [{events}], '
+            f'"prompts": {prompts}}}'
+        )
+
+
+JSON_BOOL: Final = {False: "false", True: "true"}
 
 
 class Said:
@@ -177,6 +221,19 @@ class Said:
         self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
         self.public: dict[int, str] = {}  # public events as JSON text, by place
         self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
+        self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
+
+    def text_of(self, text: str) -> str:
+        """A string as JSON text, written once for every reader: a sentence said to
+        the whole table is one string object, whose hash Python keeps."""
+        found = self.texts.get(text)
+        if found is None:
+            found = self.texts[text] = json_text(text)
+        return found
+
+    def lines_text(self, lines: list[str]) -> str:
+        """Sentences as the items of a JSON list (without its brackets)."""
+        return ",".join([self.text_of(line) for line in lines])
 
     def event_text(self, event: Event) -> str:
         """An event as JSON text; a public one written once for every reader."""

@@ -150,7 +150,7 @@ def create_app(
         writer = asyncio.create_task(write(socket, send, client))
         try:
             while not client.closed:
-                message = await socket.receive()
+                message = await receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")

@@ -220,6 +220,7 @@ class Said:
     def __init__(self) -> None:
         self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
         self.public: dict[int, str] = {}  # public events as JSON text, by place
+        self.private: dict[int, str] = {}  # private ones but their audience, by place
         self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
         self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
 
@@ -236,13 +237,21 @@ class Said:
         return ",".join([self.text_of(line) for line in lines])
 
     def event_text(self, event: Event) -> str:
-        """An event as JSON text; a public one written once for every reader."""
-        if event.audience is not None:
-            return json_text(event_json(event))
-        found = self.public.get(event.seq)
-        if found is None:
-            found = self.public[event.seq] = json_text(event_json(event))
-        return found
+        """An event as JSON text: a public one written once for every reader, a
+        private one around its data written once for every reader told (the twins a
+        view holds differ in their audience only)."""
+        seq, audience = event.seq, event.audience
+        if audience is None:
+            found = self.public.get(seq)
+            if found is None:
+                found = self.public[seq] = json_text(event_json(event))
+            return found
+        rest = self.private.get(seq)
+        if rest is None:
+            data = event_json(event)
+            del data["audience"]
+            rest = self.private[seq] = json_text(data)[:-1]
+        return f'{rest}, "audience": {json_text(sorted(audience))}}}'
 
     def menus_text(
         self, narrator: Narrator, prompts: tuple[Prompt, ...], labels: dict[tuple[str, Args], str]

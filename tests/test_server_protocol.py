@@ -28,7 +28,7 @@ from lupus.rulebooks import available
 from lupus.server.app import MAX_BODY
 from lupus.server.clients import CHAT, MESSAGES
 from lupus.server.protocol import MAX_CHAT, MAX_FRAME, VERSION
-from lupus.server.rooms import CODE_LETTERS
+from lupus.server.seats import CODE_LETTERS
 
 Frame = dict[str, Any]
 

@@ -11,7 +11,10 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from lupus.families import family_of
+from lupus.rulebooks.schema import Rulebook
 
 if TYPE_CHECKING:
     from lupus.narration import Narrator
@@ -38,6 +41,30 @@ def locales() -> list[str]:
 @cache
 def messages(lang: str) -> dict[str, str]:
     return locale(lang).get("text") or locale("en")["text"]
+
+
+TABLES_KEPT: Final = 64
+"""Message tables kept (a rulebook in each language it has): a server makes a narrator
+per reader per game, and merging the tables was most of a narrator's making."""
+
+_tables: dict[tuple[int, str], tuple[Rulebook, dict[str, str], dict[str, str]]] = {}
+
+
+def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A rulebook's messages in ``lang`` (the plugins' English text first: a language
+    file's or the rulebook's text for a key comes before it) and its names, merged once
+    and shared by every narrator, which only reads them."""
+    found = _tables.get((id(book), lang))
+    if found is None or found[0] is not book:
+        if len(_tables) >= TABLES_KEPT:
+            _tables.clear()
+        text = {
+            **family_of(book).messages(),
+            **messages(lang),
+            **book.text.get(lang, {}),
+        }
+        found = _tables[id(book), lang] = (book, text, dict(book.names[lang]))
+    return found[1], found[2]
 
 
 class MessageError(ValueError):

@@ -14,12 +14,12 @@ is how tests/test_narration.py proves that every message of every game can be sa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
 from lupus.families import family_of, load
-from lupus.messages import Fields, MessageError, Names, messages
+from lupus.messages import Fields, MessageError, Names, tables
 from lupus.rulebooks.schema import Rulebook
 
 
@@ -395,30 +395,6 @@ class Narrator:
         """The whole story a view tells, with night and day headings."""
         self.pack_told = None
         return self.story(view.events, view.seat)
-
-
-TABLES_KEPT: Final = 64
-"""Message tables kept (a rulebook in each language it has): a server makes a narrator
-per reader per game, and merging the tables was most of a narrator's making."""
-
-_tables: dict[tuple[int, str], tuple[Rulebook, dict[str, str], dict[str, str]]] = {}
-
-
-def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """A rulebook's messages in ``lang`` (the plugins' English text first: a language
-    file's or the rulebook's text for a key comes before it) and its names, merged once
-    and shared by every narrator, which only reads them."""
-    found = _tables.get((id(book), lang))
-    if found is None or found[0] is not book:
-        if len(_tables) >= TABLES_KEPT:
-            _tables.clear()
-        text = {
-            **family_of(book).messages(),
-            **messages(lang),
-            **book.text.get(lang, {}),
-        }
-        found = _tables[id(book), lang] = (book, text, dict(book.names[lang]))
-    return found[1], found[2]
 
 
 def narrate(view: View, lang: str | None = None) -> list[str]:

@@ -61,11 +61,10 @@ class Heuristic(Generic[P, M]):
 VILLAGE = Heuristic(VillageMemory, VillagePublic, VillageBrain)
 LUPUSBURG = Heuristic(LupusburgMemory, LupusburgPublic, LupusburgBrain)
 
-# The heuristic of each rulebook family (``Rulebook.family``). The village family's
-# name is changing from "roles" to "village": both name it.
+# The heuristic of each rulebook family (``Rulebook.family``): a family's bots read its
+# own events, so a new family brings its own heuristic here.
 BRAINS: dict[str, Heuristic[Any, Any]] = {
     "village": VILLAGE,
-    "roles": VILLAGE,
     "lupusburg": LUPUSBURG,
 }
 

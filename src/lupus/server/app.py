@@ -31,7 +31,8 @@ from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.hub import Hub, explain
 from lupus.server.protocol import MAX_FRAME, VERSION
-from lupus.server.rooms import Room, replayed
+from lupus.server.records import replayed
+from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store
 

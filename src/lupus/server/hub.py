@@ -40,7 +40,8 @@ from lupus.server.protocol import (
     Swap,
     Watch,
 )
-from lupus.server.rooms import Room, Schedule, digest, new_code
+from lupus.server.rooms import Room, Schedule
+from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
 from lupus.server.store import Store
 
@@ -95,7 +96,7 @@ class Hub:
                 log.exception("room_not_restored room=%s", record.code)
                 continue
             self.rooms[record.code] = room
-            room.schedule_bots()
+            room.bots.schedule()
         log.info("rooms_restored count=%d", len(self.rooms))
         return len(self.rooms)
 

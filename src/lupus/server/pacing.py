@@ -124,7 +124,7 @@ class Pacer:
             self.start_timer()
         room.broadcast()
         if self.held is None:
-            room.schedule_bots()
+            room.bots.schedule()
 
     # ------------------------------------------------------------------ timers
     def duration(self) -> float | None:

@@ -12,18 +12,14 @@ for a game leader, the public view for a spectator), never from the game itself.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 import secrets
 import time
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
-from typing import Any, Final
+from typing import Any
 
-from lupus.bots.base import Bot
-from lupus.bots.kinds import make_bot
 from lupus.engine.deal import Deal
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
@@ -31,12 +27,14 @@ from lupus.engine.model import LEADER, Action, Prompt
 from lupus.engine.names import checked_names, name_key
 from lupus.families import deal as random_deal
 from lupus.families import family_of, load, set_up
-from lupus.scenario import parse
-from lupus.scenario import setup as scenario_setup
 from lupus.server import chat
+from lupus.server.bot_seats import BotSeats
 from lupus.server.clients import Client, Said, json_text
+from lupus.server.lobby import lobby_of
 from lupus.server.pacing import Pacer
 from lupus.server.protocol import Dealt, ProtocolError
+from lupus.server.records import replayed, result, stored
+from lupus.server.seats import Seat, digest, new_token
 from lupus.server.settings import RoomSettings
 from lupus.server.store import GameRecord, Store
 
@@ -44,44 +42,6 @@ log = logging.getLogger("lupus.server")
 
 Schedule = Callable[[float, Callable[[], None]], Any]
 """``loop.call_later``: run a function after a delay (bots' moves, timers)."""
-
-BOT_TRIES: Final = 3
-"""How many times a bot decides in one step: a pack of bots that keeps pointing at
-different players stops there (the timer, the host or the stalemate rule closes it)."""
-
-CODE_LETTERS: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Room codes avoid letters read two ways (I and 1, O and 0, L)."""
-
-
-def new_code(length: int = 5) -> str:
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(length))
-
-
-def new_token() -> tuple[str, str]:
-    """An unguessable token and its digest (only the digest is kept or stored)."""
-    token = secrets.token_urlsafe(24)
-    return token, digest(token)
-
-
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-class Seat:
-    """A seat at the table: who sits in it (a person's name, or a bot's), the digest of
-    its token, and which bot plays it when one does."""
-
-    def __init__(self, name: str, token: str | None, bot: str | None = None) -> None:
-        self.name = name
-        self.token = token  # digest; None for a seat no person ever held (a bot's)
-        self.bot = bot
-
-    def to_state(self) -> dict[str, object]:
-        return {"name": self.name, "token": self.token, "bot": self.bot}
-
-    @staticmethod
-    def from_state(data: dict[str, Any]) -> Seat:
-        return Seat(str(data["name"]), data.get("token"), data.get("bot"))
 
 
 class Room:
@@ -117,12 +77,7 @@ class Room:
         self._lobby_text = ""
         self.chat_log: list[dict[str, object]] = []  # the current game's (or the lobby's)
         self.clients: set[Client] = set()
-        self.bots: dict[int, Bot] = {}
-        self.bot_rng = random.Random(secrets.randbits(64))
-        self.pending: set[int] = set()  # seats whose bot will move
-        self.step_actions = 0  # actions in the current step (a bots' stalemate)
-        self.step_seen: object = None
-        self.bot_moves: dict[int, int] = {}  # decisions each bot took in the current step
+        self.bots = BotSeats(self)
         self.pacer = Pacer(self)
         self.said = Said()
         # Each seat's prompts as last shown, and the state id from which they were.
@@ -246,10 +201,10 @@ class Room:
             raise ProtocolError("not_allowed", "only a person's seat is handed over")
         held.bot = kind
         if kind is None:
-            self.bots.pop(seat, None)
+            self.bots.forget(seat)
         self.save()
         self.broadcast()
-        self.schedule_bots()  # (the bot may owe a decision now)
+        self.bots.schedule()  # (the bot may owe a decision now)
 
     def in_lobby(self) -> None:
         if self.status != "lobby":
@@ -304,7 +259,7 @@ class Room:
         )
         self.begin(game, game_id)
         if seed is not None:
-            self.bot_rng = random.Random(f"{seed}-{number}-bots")
+            self.bots.seed(f"{seed}-{number}-bots")
         self.save()
         log.info(
             "game_started room=%s game=%s rules=%s seats=%d",
@@ -337,8 +292,7 @@ class Room:
         self.games.append(game_id)
         self.status = "finished" if game.finished else "playing"
         self.chat_log = []
-        self.bots = {}
-        self.pending = set()
+        self.bots.reset()
         self.pacer.reset()
         self.said = Said()  # the new game's words
         self.offered = {}
@@ -412,7 +366,7 @@ class Room:
         self.pacer.changed()
         self.broadcast()
         if self.pacer.held is None:
-            self.schedule_bots()
+            self.bots.schedule()
 
     def broadcast(self) -> None:
         """Send every client what changed for it (the lobby and the seats waited for
@@ -469,112 +423,8 @@ class Room:
         key = (self.status, self.number, self.game_id, len(self.results), connected, seats)
         if key != self._lobby_key:
             self._lobby_key = key
-            self._lobby_text = json_text(self.lobby())
+            self._lobby_text = json_text(lobby_of(self))
         return self._lobby_text
-
-    def lobby(self) -> dict[str, object]:
-        connected = {client.seat for client in self.clients}
-        return {
-            "type": "lobby",
-            "room": self.code,
-            "rules": self.book.id,
-            "mode": self.settings.mode,
-            "players": self.settings.players,
-            "composition": self.settings.counts(),
-            "options": dict(self.settings.options),
-            "lang": self.lang,
-            "status": self.status,
-            "number": self.number,
-            "game": self.game_id,
-            "host_seat": self.host_seat,
-            "seeded": self.settings.seed is not None,
-            "spectators": self.settings.spectators,
-            "table": self.settings.table,
-            "results": self.results,
-            "seats": [
-                None
-                if seat is None
-                else {
-                    "name": seat.name,
-                    "bot": seat.bot,
-                    "person": seat.token is not None,
-                    "connected": number in connected,
-                }
-                for number, seat in enumerate(self.seats)
-            ],
-        }
-
-    # ------------------------------------------------------------------ bots
-    def schedule_bots(self) -> None:
-        """After a change: each bot the game waits for moves after the room's delay, and
-        a step nobody can move on is closed (see ``may_close``)."""
-        game = self.game
-        if game is None or self.status != "playing" or self.pacer.held is not None:
-            return
-        if game.step is not self.step_seen:
-            self.step_seen, self.step_actions = game.step, 0
-            self.bot_moves = {}
-        else:
-            self.step_actions += 1
-        waiting = game.waiting()
-        humans_waited = False
-        tired = 0  # bots waited for that have decided BOT_TRIES times in this step
-        for seat in waiting:
-            held = self.seats[seat]
-            if held is None or held.bot is None:
-                humans_waited = True
-            elif self.bot_moves.get(seat, 0) >= BOT_TRIES:
-                tired += 1  # (a pack that cannot agree: people, the timer or the host)
-            elif seat not in self.pending:
-                self.pending.add(seat)
-                self.schedule(self.settings.bot_delay, partial(self.bot_move, seat))
-        stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
-        if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
-            self.schedule(self.settings.bot_delay, partial(self.auto_close, game.state_id))
-
-    def may_close(self, stalled: bool) -> bool:
-        """Whether the room may close a step itself: nobody is waited for and no
-        person could move the day on (all living seats are bots), or the bots keep
-        reopening it (a mafia of bots that cannot agree)."""
-        game = self.game
-        assert game is not None
-        if stalled:
-            return True
-        timers = self.settings.timers
-        if any(value is not None for value in timers.model_dump().values()):
-            return False  # the timers close steps
-        return all((held := self.seats[s]) is not None and held.bot for s in game.living)
-
-    def auto_close(self, state: int) -> None:
-        game = self.game
-        if game is None or self.status != "playing" or game.state_id != state:
-            return
-        try:
-            self.close_step()
-        except ProtocolError as exc:
-            log.warning("close_failed room=%s code=%s", self.code, exc.code)
-
-    def bot_move(self, seat: int) -> None:
-        """A bot's decision, from its seat's view, through the same path as a person's."""
-        self.pending.discard(seat)
-        game = self.game
-        held = self.seats[seat]
-        if game is None or self.status != "playing" or held is None or held.bot is None:
-            return
-        if seat not in game.waiting():
-            return
-        view = game.view(seat)
-        if not view.prompts:
-            return
-        bot = self.bots.get(seat)
-        if bot is None:
-            bot = self.bots[seat] = make_bot(held.bot, self.book.id)
-        action = bot.act(view, self.bot_rng)
-        self.bot_moves[seat] = self.bot_moves.get(seat, 0) + 1
-        try:
-            self.submit(seat, action.verb, list(action.args), view.state_id)
-        except ProtocolError as exc:
-            log.warning("bot_refused room=%s seat=%d code=%s", self.code, seat, exc.code)
 
     # ------------------------------------------------------------------ chat
     def store_chat(self, line: dict[str, object]) -> None:
@@ -631,30 +481,3 @@ class Room:
             room.chat_log = list(game.chat)
             room.pacer.resume(state.get("timer"))
         return room
-
-
-def result(game_id: str, game: Game) -> dict[str, object]:
-    """How a finished game ended, as the lobby tells it (everything in it is public:
-    the game-over event says it to everyone)."""
-    outcome = game.outcome
-    assert outcome is not None
-    return {
-        "game": game_id,
-        "winner": outcome.winner,
-        "winners": list(outcome.winners),
-        "scores": {str(seat): points for seat, points in sorted(outcome.scores.items())},
-    }
-
-
-def stored(action: Action) -> list[object]:
-    """An action as the store keeps it (``replayed`` applies it again)."""
-    return [action.actor, action.verb, list(action.args)]
-
-
-def replayed(header: dict[str, object], actions: list[list[object]]) -> Game:
-    """A stored game: its setup, then every stored action applied again."""
-    game = scenario_setup(parse({**header, "actions": []}, "stored game"))
-    for actor, verb, args in actions:
-        assert isinstance(actor, int) and isinstance(verb, str) and isinstance(args, list)
-        game.apply(Action(actor, verb, tuple(args)))
-    return game

@@ -1,0 +1,43 @@
+"""A room's lobby as its clients are sent it: settings, seats, who is connected, and
+how its finished games ended."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lupus.server.rooms import Room
+
+
+def lobby_of(room: Room) -> dict[str, object]:
+    """The lobby message (``docs/protocol.md``): everything in it is public."""
+    connected = {client.seat for client in room.clients}
+    return {
+        "type": "lobby",
+        "room": room.code,
+        "rules": room.book.id,
+        "mode": room.settings.mode,
+        "players": room.settings.players,
+        "composition": room.settings.counts(),
+        "options": dict(room.settings.options),
+        "lang": room.lang,
+        "status": room.status,
+        "number": room.number,
+        "game": room.game_id,
+        "host_seat": room.host_seat,
+        "seeded": room.settings.seed is not None,
+        "spectators": room.settings.spectators,
+        "table": room.settings.table,
+        "results": room.results,
+        "seats": [
+            None
+            if seat is None
+            else {
+                "name": seat.name,
+                "bot": seat.bot,
+                "person": seat.token is not None,
+                "connected": number in connected,
+            }
+            for number, seat in enumerate(room.seats)
+        ],
+    }

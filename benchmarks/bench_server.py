@@ -39,7 +39,8 @@ it). Both print the top functions by own time and by inclusive time.
 
 The client processes stop their own garbage collector once seated (``tune_collector``:
 its pauses stalled thousands of clients at once and were counted as the server's
-latency); ``--python-collector`` keeps Python's, for comparison.
+latency); ``--python-collector`` keeps Python's, for comparison. They run on uvloop
+when it is installed (``client_loop``); ``--asyncio-loop`` runs them on asyncio's own.
 """
 
 from __future__ import annotations
@@ -577,7 +578,27 @@ def worker(
     results: Any,
 ) -> None:
     raise_file_limit()
-    asyncio.run(worker_main(wid, rooms, url, args, control, results))
+    main = worker_main(wid, rooms, url, args, control, results)
+    if client_loop(args) == "uvloop":
+        import uvloop
+
+        uvloop.run(main)
+    else:
+        asyncio.run(main)
+
+
+def client_loop(args: argparse.Namespace) -> str:
+    """The clients' event loop: uvloop, as the server's, when it is installed, unless
+    ``--asyncio-loop``. One client process stands for thousands of browsers and shares
+    the two cores with the server: at 500 rooms it took 37-38 % of a core on uvloop,
+    55-57 % on asyncio's own loop (docs/performance.md)."""
+    if args.asyncio_loop:
+        return "asyncio"
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio"
+    return "uvloop"
 
 
 # ---------------------------------------------------------------------- the report
@@ -729,6 +750,11 @@ def main() -> None:
         action="store_true",
         help="clients keep Python's collector settings (see tune_collector)",
     )
+    parser.add_argument(
+        "--asyncio-loop",
+        action="store_true",
+        help="clients on asyncio's own event loop (default: uvloop when installed)",
+    )
     parser.add_argument("--stagger", type=float, default=5.0, help="game starts spread (s)")
     parser.add_argument("--stall", type=float, default=6.0, help="host closes a step after")
     parser.add_argument("--database", type=Path, default=None, help="default: a temp file")
@@ -754,6 +780,7 @@ def main() -> None:
         parser.error("py-spy is not installed (pip install py-spy)")
     print(f"machine: {machine()}")
     print(f"engine: {engine_build()}")
+    print(f"clients: {args.workers} process(es), {client_loop(args)} event loop")
     print(f"command: {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}")
     env = None
     diagnosis = folder / "diagnosis.json"

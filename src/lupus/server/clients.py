@@ -251,7 +251,8 @@ class Said:
             data = event_json(event)
             del data["audience"]
             rest = self.private[seq] = json_text(data)[:-1]
-        return f'{rest}, "audience": {json_text(sorted(audience))}}}'
+        seats = ",".join([str(seat) for seat in sorted(audience)])
+        return f'{rest}, "audience": [{seats}]}}'
 
     def menus_text(
         self, narrator: Narrator, prompts: tuple[Prompt, ...], labels: dict[tuple[str, Args], str]

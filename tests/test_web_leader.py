@@ -21,9 +21,10 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 IDLE = PASSIVE | {"withdraw"}
 
 
-def open_leader_room(leader: Phone, rules: str, players: int) -> str:
+def open_leader_room(leader: Phone, rules: str, players: int, start: bool = True) -> str:
     """The home page's form, as a game leader fills it in: the game, the players' names
-    one a line, "a game leader with cards"; then the lobby and its start button."""
+    one a line, "a game leader with cards"; then the lobby and (``start``) its start
+    button."""
     leader.goto("/")
     page = leader.page
     page.wait_for_selector("#create")
@@ -34,8 +35,9 @@ def open_leader_room(leader: Phone, rules: str, players: int) -> str:
     page.click("#create button[type=submit]")
     page.wait_for_selector(".lobby")
     code = str(page.inner_text(".room-code")).strip()
-    page.click("#start")
-    page.wait_for_selector(".leader-prepare")
+    if start:
+        page.click("#start")
+        page.wait_for_selector(".leader-prepare")
     return code
 
 
@@ -311,3 +313,50 @@ def test_a_leader_deals_his_own_cards(server: Server) -> None:
             [name, book.name(role, "en")] for name, role in zip(NAMES, roles, strict=False)
         ]
         assert not leader.errors
+
+
+def test_a_leader_deals_lupusburg_by_hand(server: Server) -> None:
+    """Lupusburg's hand deal: each player's two characters house by house, his chest's
+    house and the first Burgomaster, entered before the start; the game is dealt so."""
+    characters = [
+        ("townsfolk", "werewolf"),
+        ("thief", "townsfolk"),
+        ("townsfolk", "townsfolk"),
+        ("townsfolk", "townsfolk"),
+        ("townsfolk", "townsfolk"),
+    ]
+    chests = [1, 2, 1, 2, 1]
+    with browser() as chromium:
+        leader = Phone(chromium, server.http, "Leader", SHOTS)
+        page = leader.page
+        open_leader_room(leader, "lupusburg", 5, start=False)
+        page.click(".hand-deal summary")
+        for seat, (first, second) in enumerate(characters):
+            page.select_option(f"#hand-{seat}-1", first)
+            page.select_option(f"#hand-{seat}-2", second)
+            page.select_option(f"#hand-chest-{seat}", str(chests[seat]))
+        page.select_option("#hand-burgomaster", "2")
+        leader.shot("lupusburg-hand-deal", of=".hand-deal")
+        page.click("#start")
+        page.wait_for_selector(".leader-prepare")
+        rows = page.eval_on_selector_all(
+            "table.deal tbody tr",
+            "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])",
+        )
+        book = load("lupusburg")
+        assert rows == [
+            [
+                name,
+                f"house 1: {book.name(first, 'en')}, house 2: {book.name(second, 'en')}; "
+                f"the chest under house {chest}",
+            ]
+            for name, (first, second), chest in zip(NAMES, characters, chests, strict=False)
+        ]
+        leader.shot("lupusburg-dealt")
+        # The first Burgomaster is the one the leader chose: his script reads it out.
+        page.click("#leader-begin")
+        page.wait_for_function(
+            "document.body.textContent.includes('The first Burgomaster is')", timeout=10_000
+        )
+        assert f"The first Burgomaster is {NAMES[2]}." in str(page.text_content("body"))
+        assert not leader.errors, leader.errors

@@ -7,7 +7,7 @@
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { endBanner, news, roleName, statusBar, tableList } from "./play.js";
-import { align, cardsHeld, script, stepBefore, stepStart } from "./leader_story.js";
+import { align, cardsHeld, housesHeld, script, stepBefore, stepStart } from "./leader_story.js";
 
 const STORE = "lupus:leader:";
 
@@ -188,6 +188,14 @@ function deckList(page) {
 
 function dealTable(page) {
   const held = cardsHeld(page.events);
+  const houses = housesHeld(page.events);
+  const dealt = (number) => {
+    if (held.has(number)) return roleName(page, held.get(number));
+    const mine = houses.get(number);
+    if (!mine) return "?";
+    const [first, second] = mine.characters.map((rid) => roleName(page, rid));
+    return t("leader_houses", { first, second, chest: mine.chest });
+  };
   return h(
     "div",
     { class: "leader-deal" },
@@ -200,7 +208,7 @@ function dealTable(page) {
         "tbody",
         {},
         page.lobby.seats.map((seat, number) =>
-          h("tr", {}, h("th", { scope: "row" }, seatName(page, number)), h("td", {}, held.has(number) ? roleName(page, held.get(number)) : "?")),
+          h("tr", {}, h("th", { scope: "row" }, seatName(page, number)), h("td", {}, dealt(number))),
         ),
       ),
     ),

@@ -81,6 +81,19 @@ export function cardsHeld(events) {
   return held;
 }
 
+/** Lupusburg: each seat's two characters (under its first and second house) and the
+ * house of its chest, from the deal's events. */
+export function housesHeld(events) {
+  const held = new Map();
+  for (const event of events) {
+    if (event.kind !== "characters_dealt") continue;
+    const { player, characters, chest } = event.data;
+    const first = 2 * player;
+    held.set(player, { characters: [characters[first], characters[first + 1]], chest: chest - first + 1 });
+  }
+  return held;
+}
+
 /** The seats who hold the card a night step (`wake.step`) calls. */
 export function holders(events, step) {
   const role = step.replace(/_/g, "-");

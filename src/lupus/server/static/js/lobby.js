@@ -113,13 +113,17 @@ function hostControls(page, free) {
         id: "start",
         onclick: () => {
           const start = free ? { type: "start", fill: fill.value } : { type: "start" };
-          if (page.handDeal?.on) start.deal = { roles: page.handDeal.roles, extra_cards: page.handDeal.extra };
+          if (page.handDeal?.on) start.deal = page.handDeal.deal();
           page.send(start);
         },
       },
       t("start"),
     ),
-    page.lobby.mode === "leader" && page.book && page.book.family !== "lupusburg" ? handDeal(page) : null,
+    page.lobby.mode === "leader" && page.book
+      ? page.book.family === "lupusburg"
+        ? housesDeal(page)
+        : handDeal(page)
+      : null,
   );
 }
 
@@ -133,16 +137,11 @@ function handDeal(page) {
     on: false,
     roles: lobby.seats.map(() => deck[0][0]),
     extra: Array(Math.max(0, cards - lobby.players)).fill(deck[0][0]),
+    deal() {
+      return { roles: this.roles, extra_cards: this.extra };
+    },
   });
-  const choose = (id, label, value, set) => {
-    const select = h(
-      "select",
-      { id, onchange: (event) => set(event.target.value) },
-      deck.map(([rid]) => h("option", { value: rid }, page.book.roles[rid]?.name || rid)),
-    );
-    select.value = value;
-    return h("div", { class: "field" }, h("label", { for: id }, label), select);
-  };
+  const choose = (id, label, value, set) => cardSelect(page, deck, id, label, value, set);
   return h(
     "details",
     { class: "hand-deal", open: state.on, ontoggle: (event) => (state.on = event.target.open) },
@@ -153,6 +152,83 @@ function handDeal(page) {
     ),
     state.extra.map((card, index) =>
       choose(`hand-extra-${index}`, t("hand_extra", { n: index + 1 }), card, (v) => (state.extra[index] = v)),
+    ),
+  );
+}
+
+/** A select of the deck's cards, by their names in the rulebook. */
+function cardSelect(page, deck, id, label, value, set) {
+  const select = h(
+    "select",
+    { id, onchange: (event) => set(event.target.value) },
+    deck.map(([rid]) => h("option", { value: rid }, page.book.roles[rid]?.name || rid)),
+  );
+  select.value = value;
+  return h("div", { class: "field" }, h("label", { for: id }, label), select);
+}
+
+/** Lupusburg's deal by hand: each player's two characters (under his first and second
+ * house), which house hides his chest, and who is the first Burgomaster. */
+function housesDeal(page) {
+  const lobby = page.lobby;
+  const deck = Object.entries(lobby.composition).filter(([, n]) => n > 0);
+  const plain = deck.reduce((most, entry) => (entry[1] > most[1] ? entry : most))[0];
+  const state = (page.handDeal ||= {
+    on: false,
+    characters: lobby.seats.map(() => [plain, plain]),
+    chests: lobby.seats.map(() => 1),
+    burgomaster: 0,
+    deal() {
+      return { characters: this.characters, chests: this.chests, burgomaster: this.burgomaster };
+    },
+  });
+  const name = (number) => lobby.seats[number]?.name || t("seat_n", { n: number + 1 });
+  const title = page.book.names?.burgomaster || t("lb_burgomaster");
+  const numberSelect = (id, label, options, value, set, kind = "field") => {
+    const select = h(
+      "select",
+      { id, onchange: (event) => set(Number(event.target.value)) },
+      options.map(([v, text]) => h("option", { value: String(v) }, text)),
+    );
+    select.value = String(value);
+    return h("div", { class: kind }, h("label", { for: id }, label), select);
+  };
+  return h(
+    "details",
+    { class: "hand-deal", open: state.on, ontoggle: (event) => (state.on = event.target.open) },
+    h("summary", {}, t("hand_deal")),
+    h("p", { class: "hint" }, t("hand_deal_houses_help", { title })),
+    lobby.seats.map((seat, number) =>
+      h(
+        "fieldset",
+        { class: "hand-houses" },
+        h("legend", {}, name(number)),
+        [0, 1].map((house) =>
+          cardSelect(
+            page,
+            deck,
+            `hand-${number}-${house + 1}`,
+            t("hand_house", { n: house + 1 }),
+            state.characters[number][house],
+            (v) => (state.characters[number][house] = v),
+          ),
+        ),
+        numberSelect(
+          `hand-chest-${number}`,
+          t("hand_chest"),
+          [1, 2].map((n) => [n, t("hand_house", { n })]),
+          state.chests[number],
+          (v) => (state.chests[number] = v),
+          "field chest",
+        ),
+      ),
+    ),
+    numberSelect(
+      "hand-burgomaster",
+      t("hand_burgomaster", { title }),
+      lobby.seats.map((_, number) => [number, name(number)]),
+      state.burgomaster,
+      (v) => (state.burgomaster = v),
     ),
   );
 }

@@ -7,6 +7,7 @@ back, a store that fails, a room restored from its store, a game leader's table.
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from lupus.engine.model import LEADER
+from lupus.server.app import write
 from lupus.server.clients import Client
 from lupus.server.hub import Hub
 from lupus.server.protocol import ProtocolError
@@ -157,3 +159,68 @@ def test_a_game_leader_submits_the_tables_choices() -> None:
         room.submit(waiting, prompt.verb, list(prompt.choices[0]), game.view(waiting).state_id)
     assert game.history and all(0 <= a.actor < 8 or a.actor == LEADER for a in game.history)
     assert room.pacer.pace == 0.0  # a leader with cards keeps his own time
+
+
+def test_moves_owed_in_the_last_game_come_to_nothing() -> None:
+    """ "Play again" before the bots' moves of the last game were due: those moves and
+    closes do nothing in the new game (each bot moves once, for the game it is in)."""
+    hub, clock = hub_with()
+    room, _, _ = hub.create(settings(seed=5, pace=0))
+    room.start("random")
+    first = room.game
+    assert first is not None
+    clock.run(lambda: first.finished)
+    room.again()
+    second = room.game
+    assert second is not None and second is not first
+    # A move and a close scheduled for the first game, due now.
+    stale = room.bots.game - 1
+    before = len(second.history)
+    room.bots.move(next(iter(second.waiting()), 0), stale)
+    room.bots.close(second.state_id, stale)
+    assert len(second.history) == before
+    clock.run(lambda: second.finished)
+    assert second.finished
+
+
+def test_a_client_that_falls_behind_is_dropped_with_what_it_was_not_sent() -> None:
+    """The outbox holds every frame not sent yet; over its limit, the client is closed
+    and none of them is sent (it will rejoin and be sent its whole view)."""
+    client = Client()
+    client.outbox.limit = 3
+    for n in range(3):
+        client.push(f'{{"n": {n}}}')
+    assert list(client.outbox.frames) == ['{"n": 0}', '{"n": 1}', '{"n": 2}']
+    client.push('{"n": 3}')  # one too many
+    assert client.closed and not client.outbox.frames and client.outbox.ended
+    client.push('{"n": 4}')  # after the close: nothing
+    assert not client.outbox.frames
+
+
+def test_a_writer_sends_its_outbox_in_order_then_closes() -> None:
+    """``app.write``: every frame in the order pushed, several at a wake-up, then the
+    socket closed once the client is."""
+
+    class Socket:
+        closed = False
+
+        async def close(self) -> None:
+            self.closed = True
+
+    async def play() -> tuple[list[object], bool]:
+        client, socket, sent = Client(), Socket(), []
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message["text"])
+            await asyncio.sleep(0)  # (a write that lets the loop run)
+
+        task = asyncio.create_task(write(socket, send, client))
+        for n in range(5):
+            client.push(str(n))
+            if n == 2:
+                await asyncio.sleep(0)
+        client.close()  # the writer sends what is left, then closes
+        await asyncio.wait_for(task, 1.0)
+        return sent, socket.closed
+
+    assert asyncio.run(play()) == (["0", "1", "2", "3", "4"], True)

@@ -33,10 +33,14 @@ class BotSeats:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.rng = random.Random(secrets.randbits(64))
+        self.game = 0  # which of the room's games the moves scheduled are for
         self.reset()
 
     def reset(self) -> None:
-        """A new game: new bots (a bot remembers its game), nothing owed."""
+        """A new game: new bots (a bot remembers its game), nothing owed, and the moves
+        and closes scheduled for the last game come to nothing ("play again" may come
+        before they are due)."""
+        self.game += 1
         self.bots: dict[int, Bot] = {}
         self.pending: set[int] = set()  # seats whose bot will move
         self.step_actions = 0  # actions in the current step (a bots' stalemate)
@@ -75,10 +79,10 @@ class BotSeats:
                 tired += 1  # (a pack that cannot agree: people, the timer or the host)
             elif seat not in self.pending:
                 self.pending.add(seat)
-                room.schedule(delay, partial(self.move, seat))
+                room.schedule(delay, partial(self.move, seat, self.game))
         stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
         if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
-            room.schedule(delay, partial(self.close, game.state_id))
+            room.schedule(delay, partial(self.close, game.state_id, self.game))
 
     def may_close(self, stalled: bool) -> bool:
         """Whether the room may close a step itself: nobody is waited for and no
@@ -94,19 +98,23 @@ class BotSeats:
             return False  # the timers close steps
         return all((held := room.seats[s]) is not None and held.bot for s in game.living)
 
-    def close(self, state: int) -> None:
+    def close(self, state: int, of_game: int) -> None:
         """Close the step still open at ``state`` (nothing if the game moved on)."""
         room = self.room
         game = room.game
-        if game is None or room.status != "playing" or game.state_id != state:
+        if of_game != self.game or game is None or room.status != "playing":
+            return
+        if game.state_id != state:
             return
         try:
             room.close_step()
         except ProtocolError as exc:
             log.warning("close_failed room=%s code=%s", room.code, exc.code)
 
-    def move(self, seat: int) -> None:
+    def move(self, seat: int, of_game: int) -> None:
         """A bot's decision, from its seat's view, through the same path as a person's."""
+        if of_game != self.game:
+            return  # (a move owed in the last game)
         self.pending.discard(seat)
         room = self.room
         game = room.game

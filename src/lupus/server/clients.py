@@ -32,9 +32,10 @@ rejoin and be sent its whole view)."""
 
 
 class Outbox:
-    """A client's frames waiting for its writer (``app.write``), which takes all of them
-    at each wake-up: an ``asyncio.Queue`` woke the writer once per frame, and a
-    server sends several thousand frames a second."""
+    """A client's frames waiting for its writer (``app.write``), which sends all of
+    them at each wake-up: an ``asyncio.Queue`` woke the writer once per frame, and a
+    server sends several thousand frames a second. A frame leaves the outbox when it
+    is sent, so ``limit`` counts every frame the client has not been sent yet."""
 
     def __init__(self, limit: int = QUEUE) -> None:
         self.frames: deque[str] = deque()
@@ -64,16 +65,14 @@ class Outbox:
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def take(self) -> list[str] | None:
-        """Every frame waiting (waits for one); None once ended and empty."""
+    async def wait(self) -> bool:
+        """Until a frame waits (True), or the outbox has ended and is empty (False)."""
         while not self.frames:
             if self.ended:
-                return None
+                return False
             self._waiter = asyncio.get_running_loop().create_future()
             await self._waiter
-        taken = list(self.frames)
-        self.frames.clear()
-        return taken
+        return True
 
 
 class Bucket:

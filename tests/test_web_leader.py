@@ -41,6 +41,15 @@ def open_leader_room(leader: Phone, rules: str, players: int, start: bool = True
     return code
 
 
+def deal_rows(leader: Phone) -> list[list[str]]:
+    """The leader's deal table: each player's name and what he was dealt."""
+    rows: list[list[str]] = leader.page.eval_on_selector_all(
+        "table.deal tbody tr",
+        "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])",
+    )
+    return rows
+
+
 def wait_ready(leader: Phone) -> None:
     """Until the step's entries are sent and the next step is on screen (or the end)."""
     leader.page.wait_for_function(
@@ -289,14 +298,7 @@ def test_a_leader_deals_his_own_cards(server: Server) -> None:
     with browser() as chromium:
         leader = Phone(chromium, server.http, "Leader", SHOTS)
         page = leader.page
-        leader.goto("/")
-        page.wait_for_selector("#create")
-        page.select_option("#rules", "maffia")
-        page.fill("#players", "5")
-        page.select_option("#mode", "leader")
-        page.fill("#names", "\n".join(NAMES[:5]))
-        page.click("#create button[type=submit]")
-        page.wait_for_selector(".lobby")
+        open_leader_room(leader, "maffia", 5, start=False)
         page.click(".hand-deal summary")
         roles = ["villager", "avenger", "detective", "doctor", "mafia"]
         for seat, role in enumerate(roles):
@@ -304,10 +306,7 @@ def test_a_leader_deals_his_own_cards(server: Server) -> None:
         leader.shot("hand-deal", of=".hand-deal")
         page.click("#start")
         page.wait_for_selector(".leader-prepare")
-        rows = page.eval_on_selector_all(
-            "table.deal tbody tr",
-            "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])",
-        )
+        rows = deal_rows(leader)
         book = load("maffia")
         assert rows == [
             [name, book.name(role, "en")] for name, role in zip(NAMES, roles, strict=False)
@@ -339,10 +338,7 @@ def test_a_leader_deals_lupusburg_by_hand(server: Server) -> None:
         leader.shot("lupusburg-hand-deal", of=".hand-deal")
         page.click("#start")
         page.wait_for_selector(".leader-prepare")
-        rows = page.eval_on_selector_all(
-            "table.deal tbody tr",
-            "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])",
-        )
+        rows = deal_rows(leader)
         book = load("lupusburg")
         assert rows == [
             [

@@ -156,15 +156,22 @@ function handDeal(page) {
   );
 }
 
-/** A select of the deck's cards, by their names in the rulebook. */
-function cardSelect(page, deck, id, label, value, set) {
+/** A labelled select of `options` ([value, text] pairs); `set` gets the value chosen,
+ * as a string. */
+function selectField(id, label, options, value, set, kind = "field") {
   const select = h(
     "select",
     { id, onchange: (event) => set(event.target.value) },
-    deck.map(([rid]) => h("option", { value: rid }, page.book.roles[rid]?.name || rid)),
+    options.map(([v, text]) => h("option", { value: String(v) }, text)),
   );
-  select.value = value;
-  return h("div", { class: "field" }, h("label", { for: id }, label), select);
+  select.value = String(value);
+  return h("div", { class: kind }, h("label", { for: id }, label), select);
+}
+
+/** A select of the deck's cards, by their names in the rulebook. */
+function cardSelect(page, deck, id, label, value, set) {
+  const cards = deck.map(([rid]) => [rid, page.book.roles[rid]?.name || rid]);
+  return selectField(id, label, cards, value, set);
 }
 
 /** Lupusburg's deal by hand: each player's two characters (under his first and second
@@ -184,15 +191,8 @@ function housesDeal(page) {
   });
   const name = (number) => lobby.seats[number]?.name || t("seat_n", { n: number + 1 });
   const title = page.book.names?.burgomaster || t("lb_burgomaster");
-  const numberSelect = (id, label, options, value, set, kind = "field") => {
-    const select = h(
-      "select",
-      { id, onchange: (event) => set(Number(event.target.value)) },
-      options.map(([v, text]) => h("option", { value: String(v) }, text)),
-    );
-    select.value = String(value);
-    return h("div", { class: kind }, h("label", { for: id }, label), select);
-  };
+  const numberSelect = (id, label, options, value, set, kind) =>
+    selectField(id, label, options, value, (v) => set(Number(v)), kind);
   return h(
     "details",
     { class: "hand-deal", open: state.on, ontoggle: (event) => (state.on = event.target.open) },

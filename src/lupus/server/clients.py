@@ -180,15 +180,11 @@ class Client:
         new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
         start, self._sent = public_sent + private_sent, view.counts()
         lines = said.lines_text(narrator.story(new, view.seat, sentences))
-        shown = (
-            "[]"
-            if not table
-            else json_text(
-                [
-                    {"seat": seat, "prompts": [menu(narrator, p, labels) for p in prompts]}
-                    for seat, prompts in table
-                ]
-            )
+        shown = ",".join(
+            [
+                f'{{"seat": {seat}, "prompts": {said.menus_text(narrator, prompts, labels)}}}'
+                for seat, prompts in table
+            ]
         )
         # The frame is put together from JSON written once per room and language (the
         # game's id, the sentences, the events and the prompts are the same text for
@@ -203,7 +199,7 @@ class Client:
             f'"phase": {said.text_of(view.phase)}, "number": {view.number}, '
             f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
             f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
-            f'"table": {shown}, "deadline": {until}, "events": [{events}], '
+            f'"table": [{shown}], "deadline": {until}, "events": [{events}], '
             f'"prompts": {prompts}}}'
         )
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lupus import scenario as sc
-from lupus.engine.event_json import from_json, to_json
+from lupus.engine.event_json import from_json, plain, to_json
 from lupus.engine.events import (
     INT,
     INT_OR_NONE,
@@ -240,9 +240,9 @@ def test_json_data_must_be_plain_and_finite() -> None:
             "data": data,
         }
 
-    assert from_json(starts({"a": [1, 2.5, None, {"b": True}]}), VILLAGE).data["options"] == {
-        "a": [1, 2.5, None, {"b": True}]
-    }
+    read = from_json(starts({"a": [1, 2.5, None, {"b": True}]}), VILLAGE).data["options"]
+    assert plain(read) == {"a": [1, 2.5, None, {"b": True}]}
+    assert read == {"a": (1, 2.5, None, {"b": True})}  # (read-only: tuples and proxies)
     for junk, message in [
         ({"a": math.nan}, r"nan is not a finite number"),
         ({"a": {1, 2}}, r"is a set, not JSON data"),
@@ -324,8 +324,8 @@ def test_typed_reads() -> None:
         "flag": True,
     }
     for ev in [
-        Event("x", None, data, "day", 1),
-        Event("x", None, data, "day", 1).seen_by(0),  # tuples and read-only proxies
+        Event("x", None, data, "day", 1),  # its data: tuples and read-only proxies
+        Event("x", None, data, "day", 1).told_to(0, frozenset({0}), 0),
     ]:
         assert ev.seat("player") == 2
         assert ev.maybe_seat("target") is None
@@ -354,7 +354,7 @@ def test_typed_reads() -> None:
                 read(name)
         with pytest.raises(KeyError):
             ev.seat("absent")
-    with pytest.raises(TypeError, match=r"x\.players: \[True\] is not a list of seats"):
+    with pytest.raises(TypeError, match=r"x\.players: \(True,\) is not a list of seats"):
         Event("x", None, {"players": [True]}, "day", 1).seats("players")
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -286,7 +287,7 @@ class Referee(playout.Referee):
                 self.ballots = {}
             elif kind == "tally" and self.ballots is not None:
                 votes = data["votes"]
-                assert isinstance(votes, dict)
+                assert isinstance(votes, Mapping)
                 self.check_tally(votes, events[i + 1])
             elif kind == "caught":
                 if self.night is None:

@@ -123,7 +123,12 @@ def problems(cls: Any) -> list[str]:
     if cls.__dictoffset__ != 0:
         found.append(f"{name} instances have a __dict__ (no __slots__)")
     parameters = constructor_parameters(cls)
-    if parameters and tuple(parameters) != fields:
+    # (After the fields, a constructor may take what is kept but not compared: its
+    # UNCOMPARED slots, or private ones.)
+    given = tuple(parameters[: len(fields)])
+    extra = parameters[len(fields) :]
+    kept = [p for p in extra if p in cls.UNCOMPARED or (p.startswith("_") and p in slots)]
+    if parameters and (given != fields or kept != extra):
         found.append(f"{name}: the constructor takes {parameters}, FIELDS are {list(fields)}")
     if not parameters:  # a memory that starts from fixed values: the constructor sets all
         made = cls()

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.model import Value
+from lupus.engine.model import Value, seal
 from lupus.files import printable
 from lupus.rulebooks.schema import Rulebook
 
@@ -46,6 +46,9 @@ class Deal(Value):
         self.chests: Final = chests
         self.burgomaster: Final = burgomaster
         self.bag: Final = bag
+
+
+seal(Deal)
 
 
 def composition(book: Rulebook, players: int) -> dict[str, int]:

@@ -117,7 +117,7 @@ class Game:
             aud = event_audience  # (``frozenset(x)`` would copy it)
         else:
             aud = frozenset(event_audience)
-        self.ledger.record(Event(event_kind, aud, data, self.phase, self.number))
+        self.ledger.record(event_kind, aud, data, self.phase, self.number)
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""

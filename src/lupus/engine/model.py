@@ -23,10 +23,8 @@ from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
 
-RECORDED: Final = -3  # (an event as recorded, not a twin made for a reader)
 PUBLIC: Final = -2
-"""The public's seat: a spectator's view (``Game.public_view``), and the key of a public
-event's one read-only twin (see ``Event.seen_by``)."""
+"""The public's seat: a spectator's view (``Game.public_view``)."""
 
 Arg = int | str
 Args = tuple[Arg, ...]
@@ -73,8 +71,13 @@ class Action(Value):
     __slots__ = ("actor", "args", "verb")
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "verb", "args")  # in the constructor's order
 
-    def __init__(self, actor: int, verb: str, args: Args = ()) -> None:
-        self.actor: Final = actor
+    def __init__(self, actor: object, verb: str, args: Args = ()) -> None:
+        # ``actor`` as an object: compiled, an ``int`` parameter would take True as 1
+        # before this could tell (a bool is no seat).
+        if type(actor) is not int:
+            raise TypeError(f"an action's actor is a seat number, not {bounded(actor)}")
+        assert isinstance(actor, int)
+        self.actor: Final[int] = actor
         self.verb: Final = verb
         self.args: Final = args
 
@@ -145,10 +148,22 @@ class Event(Value):
     leader sees every event. An event that tells a player someone's role carries it as
     ``data["player"]`` + ``data["role"]`` or as ``data["roles"]`` (seat -> role id), so
     the secrecy property tests can find every such fact.
+
+    Immutable, all of it: views hand out the very events the game recorded (a public
+    one is the same object for every reader), so nothing reachable from one may change.
+    Its data are a read-only copy made here (mappings as read-only proxies, lists as
+    tuples), unless they are a read-only proxy already, which is taken as it is (the
+    copies the ledger makes for each member of an audience share their data).
+
+    ``seq`` numbers the event among what its holder may see, never among what he may
+    not (a gap would tell him a hidden event happened): a public event's place among the
+    public events, the same for everyone; an event told to a seat, its place among
+    everything that seat may see; the leader's own record of a private event, its
+    place in the game's ledger (he sees everything). -1: not recorded by a game.
     """
 
-    __slots__ = ("_key", "_twins", "audience", "data", "kind", "number", "phase", "seq")
-    UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq",)  # its place in a game's ledger
+    __slots__ = ("audience", "data", "kind", "number", "phase", "seq")
+    UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq",)  # its place in its holder's list
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
         "audience",
@@ -164,50 +179,22 @@ class Event(Value):
         data: Mapping[str, object],
         phase: str,
         number: int,
+        seq: int = -1,
     ) -> None:
         self.kind: Final = kind
         self.audience: Final = audience
-        self.data: Final = data
+        self.data: Final[Mapping[str, object]] = (
+            data if type(data) is MappingProxyType else frozen_data(data)
+        )
         self.phase: Final = phase
         self.number: Final = number
-        self._twins: dict[int, Event] | None = None
-        self._key = RECORDED  # a twin's: the reader it was made for (see seen_by)
-        self.seq = -1  # its place in the game's ledger, set when recorded
+        self.seq: Final = seq
 
-    def seen_by(self, seat: int) -> Event:
-        """This event as ``seat``'s view hands it out (LEADER: the leader's).
-
-        Read-only: its data cannot be changed (mappings are read-only proxies, lists
-        become tuples), so no consumer of a view can alter another's log. Its audience
-        tells the seat no more than that the event is public (None) or told to him
-        (his seat alone): who else was told is not his to know (the leader sees the
-        whole audience). Made once per event and seat, so that every view of a game
-        hands out the same object for the same event (bots compare them by identity).
-        """
-        audience = self.audience
-        key = PUBLIC if audience is None else seat  # a public event: one twin for all
-        if self._key == key:
-            return self  # a twin, asked again by its own reader
-        twins = self._twins
-        if twins is None:
-            twins = self._twins = {}
-        twin = twins.get(key)
-        if twin is not None:
-            return twin
-        told = audience
-        if audience is not None and seat != LEADER:
-            told = frozenset((seat,))
-        twin = Event(self.kind, told, frozen_data(self.data), self.phase, self.number)
-        # (Not a mapping to itself: a cycle would leave every finished game's twins to
-        # the garbage collector, which a server holding many games pays for in pauses.)
-        twin._key = key
-        twin.seq = self.seq
-        # An anonymous copy, filed for several seats (``Ledger.record``), does not keep
-        # its twins, where another seat's view could reach them: the seat's own list
-        # keeps its twin instead.
-        if audience is None or audience or seat == LEADER:
-            twins[key] = twin
-        return twin
+    def told_to(self, seat: int, audience: frozenset[int], seq: int) -> Event:
+        """This event as filed for ``seat``, one member of its audience: told to him
+        alone (``audience``, his one-seat set: who else was told is not his to know),
+        numbered among what he may see, its read-only data shared."""
+        return Event(self.kind, audience, self.data, self.phase, self.number, seq)
 
     # Typed reads of the data (each kind's fields: ``lupus.village.events``,
     # ``lupus.lupusburg.events``). A value of the wrong type raises TypeError, nothing
@@ -305,8 +292,12 @@ class Event(Value):
 
 
 def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
-    """A read-only deep copy of an event's data (see ``Event.seen_by``)."""
-    return MappingProxyType({key: frozen(value) for key, value in data.items()})
+    """A read-only deep copy of an event's data (see ``Event``)."""
+    copy: dict[str, object] = {}
+    for key, value in data.items():
+        kind = type(value)
+        copy[key] = value if kind is int or kind is str or value is None else frozen(value)
+    return MappingProxyType(copy)
 
 
 def frozen(value: object) -> object:
@@ -355,8 +346,11 @@ class Outcome(Value):
         self.winner: Final = winner
         self.winners: Final = winners
         self.reason: Final = reason
-        # A copy: the game-over event's data must not be changed through the outcome.
-        self.scores: Final[Mapping[int, int]] = {} if scores is None else dict(scores)
+        # A read-only copy: neither the game-over event's data nor the game's outcome
+        # may be changed through what a reader was handed.
+        self.scores: Final[Mapping[int, int]] = MappingProxyType(
+            {} if scores is None else dict(scores)
+        )
 
 
 def well_formed(action: Action, seats: int) -> bool:
@@ -384,3 +378,32 @@ def malformed_action(action: object, seats: int) -> str | None:
     if problem is None and not (actor == LEADER or 0 <= actor < seats):
         problem = f"there is no player number {bounded(actor)}"
     return problem
+
+
+def _write_once(value: object, name: str, item: object) -> None:
+    """Pure Python's stand-in for compiled ``Final`` fields: a slot is set once, by the
+    constructor, and never again."""
+    if hasattr(value, name):
+        raise AttributeError(f"{type(value).__name__}.{name} is read-only")
+    object.__setattr__(value, name, item)
+
+
+def _no_delete(value: object, name: str) -> None:
+    raise AttributeError(f"{type(value).__name__}.{name} is read-only")
+
+
+def seal(cls: type) -> None:
+    """Make a value class's instances read-only once built, as compiled code makes
+    them (its ``Final`` fields refuse assignment): run as pure Python, a field could
+    otherwise be reassigned, and an action kept in a game's history or a prompt it
+    handed out changed behind its back. A compiled class is sealed already (its type
+    takes no new methods)."""
+    try:
+        setattr(cls, "__setattr__", _write_once)  # noqa: B010 (a method, set at run time)
+        setattr(cls, "__delattr__", _no_delete)  # noqa: B010
+    except TypeError:
+        pass  # a compiled (native) class
+
+
+for _cls in (Action, Prompt, Event, Death, Outcome):
+    seal(_cls)

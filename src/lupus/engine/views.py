@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
-from lupus.engine.interned import SOLO
-from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value
+from lupus.engine.interned import SOLO, alone
+from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value, seal
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -41,16 +41,32 @@ class PublicSetup(Value):
 
 
 @final
+class Link:
+    """A list of events as immutable links, the newest first (None: no event). A
+    ledger's list grows by a new link, so a view keeps the links it was made with,
+    read-only, at no cost, and sees nothing recorded after."""
+
+    __slots__ = ("event", "older")
+
+    def __init__(self, event: Event, older: Link | None) -> None:
+        self.event: Final = event
+        self.older: Final = older
+
+
+Chain = Link | None
+
+
+@final
 class View(Value):
     """What one seat may know now (the leader's view: everything).
 
     A small immutable object, so that a simulation can afford one at every decision:
     the public setup is one shared, read-only object, ``options`` is copied only when
-    read, and ``events`` is built when first read, from the seat's own lists of the
-    ledger: the public events and the events told to this seat, of
-    which the view reads the first ones, as many as there were when it was made. A view
-    refers to nothing else of the game: serialised by reflection it shows only what its
-    seat may know (``to_json`` is the documented way to turn it into JSON).
+    read, and ``events`` is built when first read, from the seat's two chains of the
+    ledger as they stood when the view was made: the public events and the events told
+    to this seat. A view refers to nothing else of the game, and nothing it refers to
+    can change: serialised by reflection it shows only what its seat may know
+    (``to_json`` is the documented way to turn it into JSON).
 
     ``state_id`` counts what the seat has seen and done: the events it may see and its
     own accepted actions. It moves only when this seat's view changes, so a front end
@@ -59,10 +75,10 @@ class View(Value):
 
     __slots__ = (
         "_events",
+        "_nprivate",
         "_npublic",
         "_private",
         "_public",
-        "_upto",
         "finished",
         "number",
         "phase",
@@ -88,11 +104,17 @@ class View(Value):
         setup: PublicSetup,
         phase: str,
         number: int,
-        events: tuple[Event, ...],
+        events: tuple[Event, ...] | None,
         prompts: tuple[Prompt, ...],
         finished: bool,
         state_id: int,
+        _public: Chain = None,
+        _npublic: int = 0,
+        _private: Chain = None,
+        _nprivate: int = 0,
     ) -> None:
+        """``events`` None: the events of the chains given after ``state_id`` (the
+        first ``_npublic`` public and ``_nprivate`` private ones, merged when read)."""
         self.seat: Final = seat
         self.setup: Final = setup
         self.phase: Final = phase
@@ -100,49 +122,30 @@ class View(Value):
         self.prompts: Final = prompts
         self.finished: Final = finished
         self.state_id: Final = state_id
-        self._events: tuple[Event, ...] | None = events
-        self._public: list[Event] = NO_EVENTS
-        self._private: list[Event] = NO_EVENTS
-        self._npublic = 0
-        self._upto = 0
-
-    @staticmethod
-    def of_lists(
-        seat: int,
-        setup: PublicSetup,
-        phase: str,
-        number: int,
-        public: list[Event],
-        private: list[Event],
-        prompts: tuple[Prompt, ...],
-        finished: bool,
-        state_id: int,
-    ) -> View:
-        """A view of the events these lists hold now (see ``Ledger``), read (and
-        copied) only if asked for."""
-        view = View(seat, setup, phase, number, (), prompts, finished, state_id)
-        view._events = None
-        view._public = public
-        view._private = private
-        view._npublic = len(public)
-        view._upto = len(private)
-        return view
+        self._public: Final = _public
+        self._npublic: Final = _npublic
+        self._private: Final = _private
+        self._nprivate: Final = _nprivate
+        if events is not None:
+            self._events = events
+        # else ``_events`` stays unset until read: the one slot a view sets after it is
+        # made, once, with what its own immutable chains hold.
 
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event this seat may see, in order, as they stood when the view was made
-        (read-only copies: see ``Event.seen_by``)."""
-        events = self._events
-        if events is None:
-            events = merged(self.seat, self._npublic, self._upto, self._public, self._private)
-            self._events = events
-            self._public = self._private = NO_EVENTS
+        (the game's own immutable events: see ``Event``)."""
+        found: tuple[Event, ...] | None = getattr(self, "_events", None)
+        if found is not None:
+            return found
+        events = merged(self._public, self._npublic, self._private, self._nprivate)
+        self._events = events
         return events
 
     def counts(self) -> tuple[int, int]:
-        """How many events of its seat's public and private lists this view holds (its
-        reader's place in them)."""
-        return self._npublic, self._upto
+        """How many public and private events of its seat this view holds (its reader's
+        place in them)."""
+        return self._npublic, self._nprivate
 
     def news(self, public_from: int, private_from: int) -> tuple[Event, ...]:
         """The events after the first ``public_from`` public and ``private_from`` private
@@ -150,14 +153,11 @@ class View(Value):
         same seat): a server sends each change's news without merging the whole log
         again. The ledger only grows, so these are ``events[public_from + private_from:]``.
         """
-        if self._events is not None:
-            return self._events[public_from + private_from :]
         return merged(
-            self.seat,
-            self._npublic,
-            self._upto,
             self._public,
+            self._npublic,
             self._private,
+            self._nprivate,
             public_from,
             private_from,
         )
@@ -266,101 +266,150 @@ def event_json(event: Event) -> dict[str, object]:
 class Ledger:
     """Every event in order, and what each seat may see of them.
 
-    Events are filed by audience as they are recorded, each with its place in the
-    ledger (``Event.seq``): a public event once, in the public list, a private one in
-    the list of each seat of its audience. An event told to several seats is filed for
-    each as one anonymous copy (its audience empty): nothing reachable from a seat's
-    list names who else was told. A view then refers to its seat's two lists only,
-    never to the ledger, and merges them by place when read; a seat's count of visible
-    events is the lengths of its lists.
+    Events are filed by audience as they are recorded: a public event once, in the
+    public chain, a private one (the leader's record, with its whole audience) in the
+    ledger and, for each seat of its audience, as told to that seat alone
+    (``Event.told_to``) in that seat's chain. Nothing filed for a seat names who else
+    was told, and every event is numbered within its holder's list (``Event.seq``),
+    so that neither the audience nor a gap tells a seat of what it may not know. A view
+    keeps its seat's two chains as they stood, immutable, never the ledger; the counts
+    of a seat's events are its chains' lengths.
     """
 
     def __init__(self, seats: int) -> None:
-        self.all: list[Event] = []
-        self.public: list[Event] = []
-        self.private: list[list[Event]] = [[] for _ in range(seats)]
+        self.all: list[Event] = []  # every event in order: the leader's and the game's
+        self.everything: Chain = None  # the same, as the leader's view holds it
+        self.public: Chain = None
+        self.npublic = 0
+        self.private: list[Chain] = [None] * seats
+        self.nprivate: list[int] = [0] * seats
 
-    def record(self, event: Event) -> None:
+    def record(
+        self,
+        kind: str,
+        audience: frozenset[int] | None,
+        data: dict[str, object],
+        phase: str,
+        number: int,
+    ) -> None:
         everything = self.all
-        event.seq = len(everything)
-        everything.append(event)
-        audience = event.audience
         if audience is None:
-            self.public.append(event)
-            return
-        private = self.private
-        seat = SOLO.get(audience, -1)
-        if seat >= 0:
-            if seat < len(private):
-                private[seat].append(event)
-            return
-        if not audience:
-            return  # the leader's alone
-        told = Event(event.kind, ANONYMOUS, event.data, event.phase, event.number)
-        told.seq = event.seq
-        for member in audience:
-            if 0 <= member < len(private):
-                private[member].append(told)
+            event = Event(kind, None, data, phase, number, self.npublic)
+            self.public = Link(event, self.public)
+            self.npublic += 1
+        else:
+            event = Event(kind, audience, data, phase, number, len(everything))
+            seat = SOLO.get(audience, -1)
+            if seat >= 0:
+                self.tell(event, seat, audience)
+            else:
+                for member in sorted(audience):
+                    self.tell(event, member, alone(member))
+        everything.append(event)
+        self.everything = Link(event, self.everything)
+
+    def tell(self, event: Event, seat: int, audience: frozenset[int]) -> None:
+        """File ``event`` for ``seat``, one of its audience, as told to him alone."""
+        if not 0 <= seat < len(self.private):
+            return  # (no such seat: the leader's alone)
+        count = self.nprivate[seat]
+        told = event.told_to(seat, audience, self.npublic + count)
+        self.private[seat] = Link(told, self.private[seat])
+        self.nprivate[seat] = count + 1
+
+    def counts_before(self, seat: int, cut: int) -> tuple[int, int]:
+        """How many public events and events told to ``seat`` (a seat, LEADER or
+        PUBLIC) came before the ledger's place ``cut``."""
+        public = private = 0
+        for event in self.all[:cut]:
+            audience = event.audience
+            if audience is None:
+                public += 1
+            elif seat >= 0 and seat in audience:
+                private += 1
+        return public, private
 
 
-ANONYMOUS: Final[frozenset[int]] = frozenset()
+def links(chain: Chain, count: int, keep: int) -> Chain:
+    """The first ``keep`` links of a chain of ``count`` (the older ones)."""
+    while count > keep and chain is not None:
+        chain = chain.older
+        count -= 1
+    return chain
+
+
 NO_PROMPTS: Final[tuple[Prompt, ...]] = ()
-NO_EVENTS: Final[list[Event]] = []  # (never appended to: a read view's lists)
+
+
+def newest_first(chain: Chain, count: int, start: int) -> list[Event]:
+    """Events ``start`` to ``count`` of a chain of ``count``, oldest first."""
+    out: list[Event] = []
+    while count > start and chain is not None:
+        out.append(chain.event)
+        chain = chain.older
+        count -= 1
+    out.reverse()
+    return out
 
 
 def merged(
-    seat: int,
+    public: Chain,
     npublic: int,
+    private: Chain,
     nprivate: int,
-    public: list[Event],
-    private: list[Event],
     public_from: int = 0,
     private_from: int = 0,
 ) -> tuple[Event, ...]:
-    """The first ``npublic`` and ``nprivate`` events of a seat's lists (from the
-    ``public_from``-th and ``private_from``-th on), merged in the ledger's order, as
-    ``seat`` sees them."""
+    """A seat's public and private events from the ``public_from``-th and
+    ``private_from``-th on, merged in the order it saw them: an event told to it is
+    numbered among everything it may see, so the public events before it are its
+    number less its place among the private ones."""
+    publics = newest_first(public, npublic, public_from)
+    if nprivate <= private_from:
+        return tuple(publics)
     out: list[Event] = []
     taken = public_from  # public events taken so far
-    for i in range(private_from, nprivate):
-        event = private[i]
-        place = event.seq
-        while taken < npublic and public[taken].seq < place:
-            out.append(public[taken].seen_by(seat))
+    place = private_from
+    for event in newest_first(private, nprivate, private_from):
+        before = event.seq - place
+        while taken < before:
+            out.append(publics[taken - public_from])
             taken += 1
-        twin = event.seen_by(seat)
-        if twin is not event and not event.audience:
-            private[i] = twin  # (an anonymous copy's twin is kept in the seat's list)
-        out.append(twin)
-    while taken < npublic:
-        out.append(public[taken].seen_by(seat))
-        taken += 1
+        out.append(event)
+        place += 1
+    out.extend(publics[taken - public_from :])
     return tuple(out)
 
 
 def view_of(game: Game, seat: int) -> View:
     """``game.view`` of a seat already checked (the simulator's path)."""
     ledger = game.ledger
+    private: Chain = None
+    nprivate = 0
     if seat == LEADER:
-        public, private, state_id = ledger.all, NO_EVENTS, game.state_id
+        public, npublic, state_id = ledger.everything, len(ledger.all), game.state_id
         prompts = game.prompts_of(seat)
     elif seat == PUBLIC:  # a spectator's: the public events, nothing to decide
-        public, private, prompts = ledger.public, NO_EVENTS, NO_PROMPTS
-        state_id = len(public)
+        public, npublic, prompts = ledger.public, ledger.npublic, NO_PROMPTS
+        state_id = npublic
     else:
-        public, private = ledger.public, ledger.private[seat]
-        state_id = len(public) + len(private) + game.acted[seat]
+        public, npublic = ledger.public, ledger.npublic
+        private, nprivate = ledger.private[seat], ledger.nprivate[seat]
+        state_id = npublic + nprivate + game.acted[seat]
         prompts = game.prompts_of(seat)
-    return View.of_lists(
+    return View(
         seat,
         game.public,
         game.phase,
         game.number,
-        public,
-        private,
+        None,
         prompts,
         game.outcome is not None,
         state_id,
+        public,
+        npublic,
+        private,
+        nprivate,
     )
 
 
@@ -372,36 +421,38 @@ def view_before(game: Game, seat: int, cut: int) -> View:
     lasted its full time, so that nobody learns from the clock that a role is gone.
     """
     ledger = game.ledger
-    private: list[Event] = NO_EVENTS
-    if seat == LEADER:
-        public = ledger.all
-    else:
-        public = ledger.public
-        if seat != PUBLIC:
-            private = ledger.private[seat]
-    shown_public = public[: before(public, cut)]
-    shown_private = private[: before(private, cut)]
-    last = max(shown_public[-1:] + shown_private[-1:], key=seq_of, default=None)
+    cut = max(0, min(cut, len(ledger.all)))
+    last = ledger.all[cut - 1] if cut else None
     phase, number = ("setup", 0) if last is None else (last.phase, last.number)
-    state_id = len(shown_public) + len(shown_private)
-    if seat >= 0:
-        state_id += game.acted[seat]
-    return View.of_lists(
-        seat, game.public, phase, number, shown_public, shown_private, NO_PROMPTS, False, state_id
+    private: Chain = None
+    nprivate = 0
+    if seat == LEADER:
+        npublic = cut
+        public = links(ledger.everything, len(ledger.all), cut)
+        state_id = cut
+    else:
+        npublic, nprivate = ledger.counts_before(seat, cut)
+        public = links(ledger.public, ledger.npublic, npublic)
+        state_id = npublic
+        if seat != PUBLIC:
+            private = links(ledger.private[seat], ledger.nprivate[seat], nprivate)
+            state_id += nprivate + game.acted[seat]
+    return View(
+        seat,
+        game.public,
+        phase,
+        number,
+        None,
+        NO_PROMPTS,
+        False,
+        state_id,
+        public,
+        npublic,
+        private,
+        nprivate,
     )
 
 
-def before(events: list[Event], cut: int) -> int:
-    """How many of ``events`` (in ledger order) come before place ``cut``."""
-    low, high = 0, len(events)
-    while low < high:
-        middle = (low + high) // 2
-        if events[middle].seq < cut:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
-
-def seq_of(event: Event) -> int:
-    return event.seq
+seal(Link)
+seal(PublicSetup)
+seal(View)

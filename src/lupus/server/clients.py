@@ -12,6 +12,7 @@ import asyncio
 import json
 import time
 from collections import deque
+from collections.abc import Mapping
 from typing import Final
 
 from lupus.engine.event_json import to_json as event_json
@@ -215,7 +216,9 @@ class Said:
     def __init__(self) -> None:
         self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
         self.public: dict[int, str] = {}  # public events as JSON text, by place
-        self.private: dict[int, str] = {}  # private ones but their audience, by place
+        # private ones but their audience, by their shared data (kept, so that its id
+        # stays its own)
+        self.private: dict[int, tuple[Mapping[str, object], str]] = {}
         self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
         self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
 
@@ -232,22 +235,25 @@ class Said:
         return ",".join([self.text_of(line) for line in lines])
 
     def event_text(self, event: Event) -> str:
-        """An event as JSON text: a public one written once for every reader, a
-        private one around its data written once for every reader told (the twins a
-        view holds differ in their audience only)."""
-        seq, audience = event.seq, event.audience
+        """An event as JSON text: a public one written once for every reader (by its
+        place among the public events), a private one around its data written once for
+        every reader told (the events each is filed as share their read-only data, and
+        differ in their audience and their number in each reader's list)."""
+        audience = event.audience
         if audience is None:
+            seq = event.seq
             found = self.public.get(seq)
             if found is None:
                 found = self.public[seq] = json_text(event_json(event))
             return found
-        rest = self.private.get(seq)
-        if rest is None:
-            data = event_json(event)
-            del data["audience"]
-            rest = self.private[seq] = json_text(data)[:-1]
+        data = event.data
+        known = self.private.get(id(data))
+        if known is None or known[0] is not data:
+            text = event_json(event)
+            del text["audience"]
+            known = self.private[id(data)] = (data, json_text(text)[:-1])
         seats = ",".join([str(seat) for seat in sorted(audience)])
-        return f'{rest}, "audience": [{seats}]}}'
+        return f'{known[1]}, "audience": [{seats}]}}'
 
     def menus_text(
         self, narrator: Narrator, prompts: tuple[Prompt, ...], labels: dict[tuple[str, Args], str]

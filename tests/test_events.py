@@ -325,7 +325,7 @@ def test_typed_reads() -> None:
     }
     for ev in [
         Event("x", None, data, "day", 1),  # its data: tuples and read-only proxies
-        Event("x", None, data, "day", 1).told_to(0, frozenset({0}), 0),
+        Event("x", frozenset({0}), Event("x", None, data, "day", 1).data, "day", 1, 0),
     ]:
         assert ev.seat("player") == 2
         assert ev.maybe_seat("target") is None

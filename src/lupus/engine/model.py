@@ -158,12 +158,18 @@ class Event(Value):
     ``seq`` numbers the event among what its holder may see, never among what he may
     not (a gap would tell him a hidden event happened): a public event's place among the
     public events, the same for everyone; an event told to a seat, its place among
-    everything that seat may see; the leader's own record of a private event, its
-    place in the game's ledger (he sees everything). -1: not recorded by a game.
+    everything that seat may see; the leader's record of an event told to several
+    seats, its place in the game's ledger (he sees everything). -1: not recorded.
+
+    ``before`` is the event filed before it in the same list of the ledger (the public
+    events, or those told to its seat; None: the first, or not filed), so that the
+    ledger's lists are chains of immutable events: a view keeps its seat's chains as
+    they stood, at no cost, and reaches nothing its seat may not see.
     """
 
-    __slots__ = ("audience", "data", "kind", "number", "phase", "seq")
-    UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq",)  # its place in its holder's list
+    __slots__ = ("audience", "before", "data", "kind", "number", "phase", "seq")
+    # its place, and the event before it, in its holder's list
+    UNCOMPARED: ClassVar[tuple[str, ...]] = ("seq", "before")
     FIELDS: ClassVar[tuple[str, ...]] = (
         "kind",
         "audience",
@@ -180,6 +186,7 @@ class Event(Value):
         phase: str,
         number: int,
         seq: int = -1,
+        before: Event | None = None,
     ) -> None:
         self.kind: Final = kind
         self.audience: Final = audience
@@ -189,12 +196,7 @@ class Event(Value):
         self.phase: Final = phase
         self.number: Final = number
         self.seq: Final = seq
-
-    def told_to(self, seat: int, audience: frozenset[int], seq: int) -> Event:
-        """This event as filed for ``seat``, one member of its audience: told to him
-        alone (``audience``, his one-seat set: who else was told is not his to know),
-        numbered among what he may see, its read-only data shared."""
-        return Event(self.kind, audience, self.data, self.phase, self.number, seq)
+        self.before: Final = before
 
     # Typed reads of the data (each kind's fields: ``lupus.village.events``,
     # ``lupus.lupusburg.events``). A value of the wrong type raises TypeError, nothing
@@ -293,22 +295,38 @@ class Event(Value):
 
 def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
     """A read-only deep copy of an event's data (see ``Event``)."""
-    copy: dict[str, object] = {}
+    copy = dict(data)
+    freeze_values(copy)
+    return MappingProxyType(copy)
+
+
+def freeze_values(data: dict[str, object]) -> None:
+    """Make every value of ``data`` read-only, in place (``frozen``): the ledger's way
+    with the data an event is recorded with, which it owns."""
     for key, value in data.items():
         kind = type(value)
-        copy[key] = value if kind is int or kind is str or value is None else frozen(value)
-    return MappingProxyType(copy)
+        if kind is not int and kind is not str and value is not None and kind is not bool:
+            data[key] = frozen(value)
 
 
 def frozen(value: object) -> object:
     """``value`` made read-only: mappings as read-only proxies, lists and sets as tuples
     and frozensets (their items too); numbers, strings and None as they are."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: frozen(item) for key, item in value.items()})
-    if isinstance(value, list | tuple):
+    kind = type(value)
+    if kind is int or kind is str or value is None or kind is bool or kind is float:
+        return value
+    if isinstance(value, list):
         return tuple([frozen(item) for item in value])
-    if isinstance(value, set | frozenset):
+    if isinstance(value, dict):
+        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+    if isinstance(value, tuple):
+        return tuple([frozen(item) for item in value])
+    if isinstance(value, frozenset):
+        return value
+    if isinstance(value, set):
         return frozenset(value)
+    if isinstance(value, Mapping):  # a read-only proxy, or another mapping
+        return MappingProxyType({key: frozen(item) for key, item in value.items()})
     return value
 
 
@@ -382,7 +400,7 @@ def malformed_action(action: object, seats: int) -> str | None:
 
 def _write_once(value: object, name: str, item: object) -> None:
     """Pure Python's stand-in for compiled ``Final`` fields: a slot is set once, by the
-    constructor, and never again."""
+    constructor (or, for a view's memo, when first read), and never again."""
     if hasattr(value, name):
         raise AttributeError(f"{type(value).__name__}.{name} is read-only")
     object.__setattr__(value, name, item)
@@ -392,17 +410,25 @@ def _no_delete(value: object, name: str) -> None:
     raise AttributeError(f"{type(value).__name__}.{name} is read-only")
 
 
+def _refuse(*given: object) -> None:
+    """A compiled class's ``__setattr__`` and ``__delattr__`` (called unbound: a compiled
+    function is no method): from outside, nothing is set."""
+    raise AttributeError("a value handed out by lupus is read-only")
+
+
 def seal(cls: type) -> None:
-    """Make a value class's instances read-only once built, as compiled code makes
-    them (its ``Final`` fields refuse assignment): run as pure Python, a field could
-    otherwise be reassigned, and an action kept in a game's history or a prompt it
-    handed out changed behind its back. A compiled class is sealed already (its type
-    takes no new methods)."""
-    try:
-        setattr(cls, "__setattr__", _write_once)  # noqa: B010 (a method, set at run time)
-        setattr(cls, "__delattr__", _no_delete)  # noqa: B010
-    except TypeError:
-        pass  # a compiled (native) class
+    """Make a value class's instances read-only, as seen from outside, in both builds.
+
+    Compiled, a class's own code sets its slots directly, never through
+    ``__setattr__``, and its ``Final`` fields refuse assignment already; refusing every
+    assignment from outside also covers the one slot a class sets late (a view's memo of
+    its events). As pure Python, every slot is write-once instead: set by the
+    constructor (or once, late), never again, so that an action kept in a game's history
+    or a prompt it handed out cannot be changed behind its back.
+    """
+    native = hasattr(cls, "__mypyc_attrs__")
+    setattr(cls, "__setattr__", _refuse if native else _write_once)  # noqa: B010
+    setattr(cls, "__delattr__", _refuse if native else _no_delete)  # noqa: B010
 
 
 for _cls in (Action, Prompt, Event, Death, Outcome):

@@ -9,12 +9,13 @@ every event.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.interned import SOLO, alone
-from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value, seal
+from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value, freeze_values, seal
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -40,20 +41,9 @@ class PublicSetup(Value):
         self.options: Final = options
 
 
-@final
-class Link:
-    """A list of events as immutable links, the newest first (None: no event). A
-    ledger's list grows by a new link, so a view keeps the links it was made with,
-    read-only, at no cost, and sees nothing recorded after."""
-
-    __slots__ = ("event", "older")
-
-    def __init__(self, event: Event, older: Link | None) -> None:
-        self.event: Final = event
-        self.older: Final = older
-
-
-Chain = Link | None
+Chain = Event | None
+"""A list of the ledger as its newest event (None: no event): each event names the one
+filed before it in the same list (``Event.before``)."""
 
 
 @final
@@ -63,9 +53,10 @@ class View(Value):
     A small immutable object, so that a simulation can afford one at every decision:
     the public setup is one shared, read-only object, ``options`` is copied only when
     read, and ``events`` is built when first read, from the seat's two chains of the
-    ledger as they stood when the view was made: the public events and the events told
-    to this seat. A view refers to nothing else of the game, and nothing it refers to
-    can change: serialised by reflection it shows only what its seat may know
+    ledger as they stood when the view was made (their newest events): the public
+    events and the events told to this seat (the leader's view holds its events). A
+    view refers to nothing else of the game, and nothing it refers to can change:
+    serialised by reflection it shows only what its seat may know
     (``to_json`` is the documented way to turn it into JSON).
 
     ``state_id`` counts what the seat has seen and done: the events it may see and its
@@ -114,7 +105,8 @@ class View(Value):
         _nprivate: int = 0,
     ) -> None:
         """``events`` None: the events of the chains given after ``state_id`` (the
-        first ``_npublic`` public and ``_nprivate`` private ones, merged when read)."""
+        first ``_npublic`` public and ``_nprivate`` private ones, merged when read);
+        else the view holds its events (``_npublic`` of them: the leader's)."""
         self.seat: Final = seat
         self.setup: Final = setup
         self.phase: Final = phase
@@ -153,6 +145,8 @@ class View(Value):
         same seat): a server sends each change's news without merging the whole log
         again. The ledger only grows, so these are ``events[public_from + private_from:]``.
         """
+        if self._public is None and self._private is None:  # (the events are held)
+            return self.events[public_from + private_from :]
         return merged(
             self._public,
             self._npublic,
@@ -266,19 +260,18 @@ def event_json(event: Event) -> dict[str, object]:
 class Ledger:
     """Every event in order, and what each seat may see of them.
 
-    Events are filed by audience as they are recorded: a public event once, in the
-    public chain, a private one (the leader's record, with its whole audience) in the
-    ledger and, for each seat of its audience, as told to that seat alone
-    (``Event.told_to``) in that seat's chain. Nothing filed for a seat names who else
-    was told, and every event is numbered within its holder's list (``Event.seq``),
-    so that neither the audience nor a gap tells a seat of what it may not know. A view
-    keeps its seat's two chains as they stood, immutable, never the ledger; the counts
-    of a seat's events are its chains' lengths.
+    Events are filed by audience as they are recorded: a public event in the public
+    chain, an event told to one seat in that seat's chain, and an event told to several
+    (the leader's record, with its whole audience) once for each of them, as told to
+    him alone: nothing filed for a seat names who else was told. Every event is
+    numbered within its holder's list (``Event.seq``), so that neither the audience nor
+    a gap tells a seat of what it may not know. A chain is its newest event, each event
+    naming the one before it (``Event.before``): a view keeps its seat's two chains as
+    they stood, immutable, never the ledger; a seat's counts are its chains' lengths.
     """
 
     def __init__(self, seats: int) -> None:
         self.all: list[Event] = []  # every event in order: the leader's and the game's
-        self.everything: Chain = None  # the same, as the leader's view holds it
         self.public: Chain = None
         self.npublic = 0
         self.private: list[Chain] = [None] * seats
@@ -292,34 +285,39 @@ class Ledger:
         phase: str,
         number: int,
     ) -> None:
+        """Record an event, whose ``data`` the ledger takes (made read-only in place)."""
+        freeze_values(data)
+        shared = MappingProxyType(data)
         everything = self.all
         if audience is None:
-            event = Event(kind, None, data, phase, number, self.npublic)
-            self.public = Link(event, self.public)
+            event = Event(kind, None, shared, phase, number, self.npublic, self.public)
+            self.public = event
             self.npublic += 1
-        else:
-            event = Event(kind, audience, data, phase, number, len(everything))
-            seat = SOLO.get(audience, -1)
-            if seat >= 0:
-                self.tell(event, seat, audience)
-            else:
-                for member in sorted(audience):
-                    self.tell(event, member, alone(member))
-        everything.append(event)
-        self.everything = Link(event, self.everything)
-
-    def tell(self, event: Event, seat: int, audience: frozenset[int]) -> None:
-        """File ``event`` for ``seat``, one of its audience, as told to him alone."""
-        if not 0 <= seat < len(self.private):
-            return  # (no such seat: the leader's alone)
-        count = self.nprivate[seat]
-        told = event.told_to(seat, audience, self.npublic + count)
-        self.private[seat] = Link(told, self.private[seat])
-        self.nprivate[seat] = count + 1
+            everything.append(event)
+            return
+        private = self.private
+        seat = SOLO.get(audience, -1)
+        if 0 <= seat < len(private):  # told to one seat: his is the leader's record too
+            count = self.nprivate[seat]
+            event = Event(
+                kind, audience, shared, phase, number, self.npublic + count, private[seat]
+            )
+            private[seat] = event
+            self.nprivate[seat] = count + 1
+            everything.append(event)
+            return
+        everything.append(Event(kind, audience, shared, phase, number, len(everything)))
+        for member in sorted(audience):
+            if 0 <= member < len(private):
+                count = self.nprivate[member]
+                told = alone(member)
+                seq = self.npublic + count
+                private[member] = Event(kind, told, shared, phase, number, seq, private[member])
+                self.nprivate[member] = count + 1
 
     def counts_before(self, seat: int, cut: int) -> tuple[int, int]:
-        """How many public events and events told to ``seat`` (a seat, LEADER or
-        PUBLIC) came before the ledger's place ``cut``."""
+        """How many public events and events told to ``seat`` (a seat or PUBLIC) came
+        before the ledger's place ``cut``."""
         public = private = 0
         for event in self.all[:cut]:
             audience = event.audience
@@ -331,9 +329,9 @@ class Ledger:
 
 
 def links(chain: Chain, count: int, keep: int) -> Chain:
-    """The first ``keep`` links of a chain of ``count`` (the older ones)."""
+    """The chain of ``count`` events cut to its first ``keep`` (the older ones)."""
     while count > keep and chain is not None:
-        chain = chain.older
+        chain = chain.before
         count -= 1
     return chain
 
@@ -341,12 +339,12 @@ def links(chain: Chain, count: int, keep: int) -> Chain:
 NO_PROMPTS: Final[tuple[Prompt, ...]] = ()
 
 
-def newest_first(chain: Chain, count: int, start: int) -> list[Event]:
+def oldest_first(chain: Chain, count: int, start: int) -> list[Event]:
     """Events ``start`` to ``count`` of a chain of ``count``, oldest first."""
     out: list[Event] = []
     while count > start and chain is not None:
-        out.append(chain.event)
-        chain = chain.older
+        out.append(chain)
+        chain = chain.before
         count -= 1
     out.reverse()
     return out
@@ -364,13 +362,13 @@ def merged(
     ``private_from``-th on, merged in the order it saw them: an event told to it is
     numbered among everything it may see, so the public events before it are its
     number less its place among the private ones."""
-    publics = newest_first(public, npublic, public_from)
+    publics = oldest_first(public, npublic, public_from)
     if nprivate <= private_from:
         return tuple(publics)
     out: list[Event] = []
     taken = public_from  # public events taken so far
     place = private_from
-    for event in newest_first(private, nprivate, private_from):
+    for event in oldest_first(private, nprivate, private_from):
         before = event.seq - place
         while taken < before:
             out.append(publics[taken - public_from])
@@ -386,10 +384,20 @@ def view_of(game: Game, seat: int) -> View:
     ledger = game.ledger
     private: Chain = None
     nprivate = 0
-    if seat == LEADER:
-        public, npublic, state_id = ledger.everything, len(ledger.all), game.state_id
-        prompts = game.prompts_of(seat)
-    elif seat == PUBLIC:  # a spectator's: the public events, nothing to decide
+    if seat == LEADER:  # (rare: a copy of the whole ledger)
+        return View(
+            seat,
+            game.public,
+            game.phase,
+            game.number,
+            tuple(ledger.all),
+            game.prompts_of(seat),
+            game.outcome is not None,
+            game.state_id,
+            None,
+            len(ledger.all),
+        )
+    if seat == PUBLIC:  # a spectator's: the public events, nothing to decide
         public, npublic, prompts = ledger.public, ledger.npublic, NO_PROMPTS
         state_id = npublic
     else:
@@ -427,9 +435,8 @@ def view_before(game: Game, seat: int, cut: int) -> View:
     private: Chain = None
     nprivate = 0
     if seat == LEADER:
-        npublic = cut
-        public = links(ledger.everything, len(ledger.all), cut)
-        state_id = cut
+        shown = tuple(ledger.all[:cut])
+        return View(seat, game.public, phase, number, shown, NO_PROMPTS, False, cut, None, cut)
     else:
         npublic, nprivate = ledger.counts_before(seat, cut)
         public = links(ledger.public, ledger.npublic, npublic)
@@ -453,6 +460,5 @@ def view_before(game: Game, seat: int, cut: int) -> View:
     )
 
 
-seal(Link)
 seal(PublicSetup)
 seal(View)

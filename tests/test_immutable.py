@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from contextlib import suppress
-from types import GetSetDescriptorType, MappingProxyType, MemberDescriptorType
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -36,13 +36,12 @@ MEMO = {(View, "_events")}
 
 def slot_names(obj: object) -> list[str]:
     """Every instance attribute of ``obj``'s class and bases, private ones included:
-    slots of a pure-Python class, and the attribute descriptors of a compiled one."""
+    the slots of a pure-Python class, the native attributes of a compiled one (not its
+    properties, which compute a fresh value at each read)."""
     names: list[str] = []
     for klass in type(obj).__mro__:
-        for name, member in vars(klass).items():
-            is_attribute = isinstance(member, MemberDescriptorType | GetSetDescriptorType)
-            if is_attribute and not name.startswith("__"):
-                names.append(name)
+        declared = vars(klass).get("__mypyc_attrs__", vars(klass).get("__slots__", ()))
+        names += [name for name in declared if not name.startswith("__")]
     return names + list(getattr(obj, "__dict__", {}))
 
 

@@ -192,10 +192,13 @@ def data_problem(spec: EventSpec, data: object, from_json: bool) -> str | None:
     for name in fields:
         if name not in data and name not in spec.optional:
             return f"{kind}: field {name!r} is missing"
-    for name, value in data.items():
-        if type(name) is not str:
-            return f"{kind}: {shown(name)} is not a field name (a text)"
-        assert isinstance(name, str)
+    # (``key``, not ``name``: compiled, the loop above made ``name`` a str, and a key
+    # of another type would raise TypeError before this could tell)
+    for key, value in data.items():
+        if type(key) is not str:
+            return f"{kind}: {shown(key)} is not a field name (a text)"
+        assert isinstance(key, str)
+        name = key
         tag = fields.get(name)
         if tag is None:
             return f"{kind}: unknown field {shown(name)}"

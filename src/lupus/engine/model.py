@@ -20,6 +20,10 @@ from typing import ClassVar, Final, final
 from lupus.engine.errors import IllegalAction
 from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 
+READ_ONLY: Final = MappingProxyType
+"""The read-only mapping of an event's data (compiled, a ``Final`` name is read from a
+C static, where an imported name is looked up in the module's dict at every use)."""
+
 LEADER: Final = -1
 """The game leader's actor id: he closes open-ended steps (a timer is a leader's close)."""
 
@@ -191,7 +195,7 @@ class Event(Value):
         self.kind: Final = kind
         self.audience: Final = audience
         self.data: Final[Mapping[str, object]] = (
-            data if type(data) is MappingProxyType else frozen_data(data)
+            data if type(data) is READ_ONLY else frozen_data(data)
         )
         self.phase: Final = phase
         self.number: Final = number
@@ -297,7 +301,7 @@ def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
     """A read-only deep copy of an event's data (see ``Event``)."""
     copy = dict(data)
     freeze_values(copy)
-    return MappingProxyType(copy)
+    return READ_ONLY(copy)
 
 
 def freeze_values(data: dict[str, object]) -> None:
@@ -318,7 +322,7 @@ def frozen(value: object) -> object:
     if isinstance(value, list):
         return tuple([frozen(item) for item in value])
     if isinstance(value, dict):
-        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+        return READ_ONLY({key: frozen(item) for key, item in value.items()})
     if isinstance(value, tuple):
         return tuple([frozen(item) for item in value])
     if isinstance(value, frozenset):
@@ -326,7 +330,7 @@ def frozen(value: object) -> object:
     if isinstance(value, set):
         return frozenset(value)
     if isinstance(value, Mapping):  # a read-only proxy, or another mapping
-        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+        return READ_ONLY({key: frozen(item) for key, item in value.items()})
     return value
 
 
@@ -366,9 +370,7 @@ class Outcome(Value):
         self.reason: Final = reason
         # A read-only copy: neither the game-over event's data nor the game's outcome
         # may be changed through what a reader was handed.
-        self.scores: Final[Mapping[int, int]] = MappingProxyType(
-            {} if scores is None else dict(scores)
-        )
+        self.scores: Final[Mapping[int, int]] = READ_ONLY({} if scores is None else dict(scores))
 
 
 def well_formed(action: Action, seats: int) -> bool:

@@ -9,13 +9,21 @@ every event.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.interned import SOLO, alone
-from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value, freeze_values, seal
+from lupus.engine.model import (
+    LEADER,
+    PUBLIC,
+    READ_ONLY,
+    Event,
+    Prompt,
+    Value,
+    freeze_values,
+    seal,
+)
 from lupus.rulebooks.schema import OptionValue
 
 if TYPE_CHECKING:
@@ -287,7 +295,7 @@ class Ledger:
     ) -> None:
         """Record an event, whose ``data`` the ledger takes (made read-only in place)."""
         freeze_values(data)
-        shared = MappingProxyType(data)
+        shared = READ_ONLY(data)
         everything = self.all
         if audience is None:
             event = Event(kind, None, shared, phase, number, self.npublic, self.public)

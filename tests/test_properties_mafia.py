@@ -409,13 +409,15 @@ class Referee(playout.Referee):
             return
         night.settled = True
         victim = night.victim
-        if victim is None:
+        if victim is None or not self.alive(victim):
+            # No attack, or its target died earlier tonight (shot, heartbroken): neither
+            # a murder nor a failed attempt (README).
             self.protected_last, self.saved_last = night.protected, False
             return
         if night.protected == victim:
             night.saved = True
             night.news.append(("failed_attempt",))
-        elif self.alive(victim):
+        else:
             self.die(victim, "mafia")
             night.murdered = True
         self.protected_last, self.saved_last = night.protected, night.saved

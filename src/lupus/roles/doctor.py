@@ -3,7 +3,9 @@
 He may protect himself. He may not protect the same player two nights in a row, unless
 that player was actually saved the night before (the mafia attacked him and the
 protection stopped it). A murder he stops is announced at dawn as a failed attempt,
-without saying on whom (``mechanics.announce_failed_attempt``).
+without saying on whom (``mechanics.announce_failed_attempt``), if the target is alive
+then: one who died earlier that night of the Avenger's shot or of heartbreak (which he
+never protects from) was neither murdered nor saved.
 
 His protection is only recorded here: the night's attack is settled at dawn, when the
 village wakes and learns who was murdered. Until then nobody, the victim included, knows

@@ -226,19 +226,24 @@ class VillageGame(Game):
             hook(self, seat, cause)
 
     def settle_attack(self) -> None:
-        """The night's attack lands or fails, once: a heal or a protection stops it."""
+        """The night's attack lands or fails, once: a heal or a protection stops it.
+
+        A target who died earlier that night of another cause (maffia: the Avenger's
+        shot, the couple's heartbreak) is neither murdered nor saved: a failed attempt
+        is announced only for a protected target alive at dawn (README).
+        """
         night = self.night
         if night.settled:
             return
         night.settled = True
         victim = night.victim
-        if victim is None:
+        if victim is None or not self.alive[victim]:
             return
         if night.healed or night.protected == victim:
             night.saved = victim
             if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
-        elif self.alive[victim]:
+        else:
             self.kill(victim, self.facts.kill_cause)
 
     def after_resolve(self) -> None:

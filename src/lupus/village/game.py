@@ -74,6 +74,9 @@ class VillageGame(Game):
         # What the roles keep across nights (role id -> its memory; see ``memory``).
         self.memories: dict[str, object] = {role: make() for role, make in known.memories}
         self.nominees: list[int] = []
+        # Players dying together, each of his own cause (``kill_together``): no
+        # heartbreak for them.
+        self.doomed: frozenset[int] = frozenset()
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
         self.dirty = False
@@ -225,8 +228,19 @@ class VillageGame(Game):
         for hook in self.registry.death_hooks:
             hook(self, seat, cause)
 
-    def settle_attack(self) -> None:
+    def kill_together(self, deaths: Sequence[tuple[int, str]]) -> None:
+        """Players who die at the same moment (dawn's victim and poisoned, a starving
+        pack), in this order: each dies of his own cause, and heartbreak is the cause
+        only for a lover who would otherwise have lived (README)."""
+        self.doomed = frozenset([seat for seat, _ in deaths if self.alive[seat]])
+        for seat, cause in deaths:
+            self.kill(seat, cause)
+        self.doomed = frozenset()
+
+    def settle_attack(self) -> int | None:
         """The night's attack lands or fails, once: a heal or a protection stops it.
+        Returns the player it kills (the caller kills him, with the night's other
+        deaths), or None.
 
         A target who died earlier that night of another cause (maffia: the Avenger's
         shot, the couple's heartbreak) is neither murdered nor saved: a failed attempt
@@ -234,17 +248,17 @@ class VillageGame(Game):
         """
         night = self.night
         if night.settled:
-            return
+            return None
         night.settled = True
         victim = night.victim
         if victim is None or not self.alive[victim]:
-            return
+            return None
         if night.healed or night.protected == victim:
             night.saved = victim
             if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
-        else:
-            self.kill(victim, self.facts.kill_cause)
+            return None
+        return victim
 
     def after_resolve(self) -> None:
         """Once deaths are in, shots come first, then the win check, then successions.

@@ -193,6 +193,7 @@ class Referee(playout.Referee):
             self.open_last_breath = set()
             if self.thief_pending and self.step == "thief":
                 self.thief_pending = False
+                self.deaths_unchecked = True  # (the win is checked after his step)
                 if all(card == WOLF for card in self.extra):
                     self.take(self.thief(), self.extra[0], index)
         else:
@@ -204,9 +205,11 @@ class Referee(playout.Referee):
                 self.open_last_breath.discard(actor)
             if verb == "take":
                 self.thief_pending = False
+                self.deaths_unchecked = True  # README: judged after his step
                 self.take(actor, str(args[0]), index)
             elif verb == "keep":
                 self.thief_pending = False
+                self.deaths_unchecked = True
             elif verb in ("spy", "pass") and self.step == "little_girl":
                 self.girl_choice[actor] = verb
             elif self.declared.tells(self.roles[actor], verb):

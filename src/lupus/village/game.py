@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lupus.engine.errors import SetupError
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
@@ -21,7 +20,7 @@ from lupus.engine.step import Step
 from lupus.rulebooks.facts import WinRule, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
-from lupus.village.checks import check_deal
+from lupus.village.checks import check_deal, holds
 from lupus.village.night import NightRecord
 from lupus.village.registry import Registry
 
@@ -82,10 +81,6 @@ class VillageGame(Game):
         self.dirty = False
         self.pack_roles = facts.pack
         if new_cards:  # (a card multiset is kept once it has passed every check)
-            if self.already_won():
-                raise SetupError(
-                    "this composition is decided before anyone plays (a side already won)"
-                )
             remember(facts.deals_seen, key, known)
         self.emit(
             "game_starts",
@@ -304,17 +299,7 @@ class VillageGame(Game):
                 and len(living) == 2
                 and set(living) == set(lovers)
             )
-        if spec.when == "none_alive":
-            return spec.of is None or alive_in.get(spec.of, 0) == 0
-        members = alive_in.get(spec.faction, 0)
-        if members == 0:
-            return False
-        if spec.when == "others_at_most":
-            return len(living) - members <= spec.count
-        return 2 * members >= len(living)  # at_least_half
-
-    def already_won(self) -> bool:
-        return self.winner() is not None
+        return holds(spec, len(living), alive_in)
 
     def finish(self, faction: str, reason: str) -> None:
         winners = tuple(s for s in range(self.n) if self.faction(s) == faction)

@@ -67,7 +67,7 @@ class DoctorStep(Ballot):
         return (Prompt(actor, "protect", seats([s for s in game.standing() if s != banned])),)
 
     def recorded(self, game: VillageGame, action: Action) -> None:
-        game.emit("protection", alone(action.actor), target=action.args[0])
+        game.emit("protection", alone(action.actor), player=action.actor, target=action.args[0])
 
     def resolve(self, game: VillageGame) -> None:
         protected = next(
@@ -86,8 +86,8 @@ ROLE = Role(
     verbs=(Verb("protect", "doctor", ("doctor",), "night", targets="standing"),),
     messages={
         "wake.doctor": "The {N[doctor]} wakes up and protects a player.",
-        "protection": "The {N[doctor]} protects {target}.",
-        "protection.self": "The {N[doctor]} protects themselves.",
+        "protection": "{player}, the {N[doctor]}, protects {target}.",
+        "protection.self": "{player}, the {N[doctor]}, protects themselves.",
         "menu.protect": "Protect {target}",
         "step.doctor": "the {N[doctor]}",
     },

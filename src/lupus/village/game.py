@@ -9,7 +9,7 @@ family reaches them through its ``Registry``, never by importing them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lupus.engine.game import Game
@@ -181,6 +181,27 @@ class VillageGame(Game):
         if lovers is None or seat not in lovers:
             return None
         return lovers[1] if lovers[0] == seat else lovers[0]
+
+    # ------------------------------------------------------------------ who is told
+    def emit_data(
+        self, event_kind: str, event_audience: Iterable[int] | None, data: dict[str, object]
+    ) -> None:
+        """Record an event; where the rulebook says so (maffia: "De som är ute ur spelet
+        får stanna kvar om de vill och ha ögonen öppna under nattfasen"), an event told
+        to some players during the night is told to the eliminated too: they watch each
+        step as it happens (who acts, on whom, the Detective's answer), and cannot speak
+        or act. What only the leader sees (audience ``[]``) stays his."""
+        if event_audience is not None and self.facts.eliminated_watch and self.holding():
+            told = frozenset(event_audience)
+            if told:
+                event_audience = told | self.eliminated()
+        Game.emit_data(self, event_kind, event_audience, data)
+
+    def eliminated(self) -> frozenset[int]:
+        """The players the table knows are out: dead, and announced (one who died
+        tonight learns it at dawn, with everyone)."""
+        unannounced = self.night.unannounced
+        return frozenset([s for s in range(self.n) if not self.alive[s] and s not in unannounced])
 
     # ------------------------------------------------------------------ deaths
     def holding(self) -> bool:

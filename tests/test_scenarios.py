@@ -5,7 +5,8 @@ Two more keys check what a player was told (docs/scenarios.md): `seen` maps a vi
 (a player's name, or `leader` for everything) to events that his view must show, in
 that order (other events may come between), and `unseen` to events it must not show.
 An event is given by its `kind` and any of its fields, players by name (Lupusburg's
-houses as `Ann.1`). These files are the rule tests: one (or more) per rule of the seeds.
+houses as `Ann.1`), and `without`: fields it must not have. These files are the rule
+tests: one (or more) per rule of the seeds.
 """
 
 from __future__ import annotations
@@ -87,7 +88,14 @@ def first_missing(
 
 
 def matches(told: Mapping[str, Any], matcher: Mapping[str, Any]) -> bool:
-    return all(key in told and told[key] == value for key, value in matcher.items())
+    """The event has the matcher's fields with these values, and none of the fields
+    its ``without`` lists."""
+    return all(
+        all(field not in told for field in value)
+        if key == "without"
+        else key in told and told[key] == value
+        for key, value in matcher.items()
+    )
 
 
 def named(game: Game, ev: Event) -> dict[str, Any]:

@@ -114,3 +114,26 @@ def test_the_exact_chances_of_the_smallest_deck() -> None:
     second = exact_chances(*DECKS[1])
     assert sum(p for d, p in second.items() if only_werewolves_aside(d)) == Fraction(6, 18)
     assert (("villager",) * 3, ()) not in second
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "counts", "options", "message"),
+    [
+        # tit-albert's 1 to 4 Tit Albert count the Voler's extra cards: five may all
+        # come into play, so the composition is refused before any shuffle.
+        ("tit-albert", 10, {"werewolf": 5, "thief": 1, "villager": 6}, {}, "at most 4"),
+        ("tit-albert", 7, {"werewolf": 2, "thief": 1, "villager": 6}, {"quick": True}, "quick"),
+        ("werewolf", 8, {"seer": 1, "villager": 7}, {}, "no werewolf"),
+        # No shuffle meets the minimum (one werewolf card): refused after the tries.
+        ("werewolf", 8, {"werewolf": 1, "thief": 1, "seer": 1, "villager": 7}, {}, "minimum"),
+    ],
+)
+def test_a_composition_no_shuffle_makes_a_game_of_is_refused(
+    rules: str,
+    players: int,
+    counts: dict[str, int],
+    options: dict[str, OptionValue],
+    message: str,
+) -> None:
+    with pytest.raises(SetupError, match=message):
+        deal(rules, players, counts, random.Random(0), options)

@@ -70,10 +70,9 @@ def deal_problem(
     if problem is not None:
         return problem
     quick = bool(options.get("quick"))
-    if quick:
-        prepared = [r for r in book.night.preparation if counts.get(r)]
-        if prepared:
-            return f"the quick game has no preparation round, so {', '.join(prepared)} cannot play"
+    problem = quick_problem(book, counts, options)
+    if problem is not None:
+        return problem
     thief_plays = thief_dealt and THIEF in book.night.first and not quick
     if not thief_plays and won_at_start(book, roles) is not None:
         return "this composition is decided before anyone plays (a side already won)"
@@ -93,6 +92,27 @@ def cards_problem(book: Rulebook, counts: Mapping[str, int]) -> str | None:
         size = book.roles[role].comes_in
         if count % size:
             return f"{role} cards come in sets of {size}, got {count}"
+    return None
+
+
+def composition_problem(
+    book: Rulebook, counts: Mapping[str, int], options: Mapping[str, OptionValue]
+) -> str | None:
+    """Why a composition (every card a random deal shuffles, the two aside included)
+    cannot be dealt at all, or None: a card unknown to ``book``, more copies than a
+    role's ``max`` (tit-albert's five Tit Albert: they could all come into play), not
+    whole sets, a card of the preparation round in a quick game."""
+    return cards_problem(book, counts) or quick_problem(book, counts, options)
+
+
+def quick_problem(
+    book: Rulebook, counts: Mapping[str, int], options: Mapping[str, OptionValue]
+) -> str | None:
+    """The quick game's refusal of the cards that act only in the preparation round."""
+    if options.get("quick"):
+        prepared = [r for r in book.night.preparation if counts.get(r)]
+        if prepared:
+            return f"the quick game has no preparation round, so {', '.join(prepared)} cannot play"
     return None
 
 

@@ -10,7 +10,7 @@ from lupus.engine.deal import Deal
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.checks import THIEF, cards_problem, deal_problem
+from lupus.village.checks import THIEF, composition_problem, deal_problem
 
 TRIES = 1000
 """How many shuffles a composition gets to give a deal the rules accept."""
@@ -31,7 +31,9 @@ def deal(
     set-up uses), and shuffled again otherwise: so every deal the rules accept comes as
     often as chance gives it, among them those whose only werewolf cards are the Thief's
     two extra cards, and never one set-up refuses (a deal whose Thief card lies aside
-    with the only werewolf, or with the Seer a minimum needs).
+    with the only werewolf, or with the Seer a minimum needs). A composition no shuffle
+    could make a game of is refused at once (``composition_problem``: five Tit Albert
+    with the Voler, although some deals would put only four in play).
     """
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     thief = THIEF in deck
@@ -39,8 +41,8 @@ def deal(
     if len(deck) != wanted:
         extra = " (a thief needs two extra cards)" if thief else ""
         raise SetupError(f"{len(deck)} cards for {players} players{extra}")
-    if thief:
-        problem = cards_problem(book, count_cards(deck))
+    if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
+        problem = composition_problem(book, count_cards(deck), options)
     else:  # every shuffle puts the same cards in play: one check answers for all of them
         problem = deal_problem(book, deck, (), options)
     if problem is not None:

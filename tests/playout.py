@@ -325,13 +325,18 @@ def village_setups(
     # lower bound, and the big tables with every role are where the rules interact.
     n = draw(st.sampled_from(range(max(min_players, book.min_players), max_players + 1)))
     wolf_cap = book.roles["werewolf"].max or n
-    wolves = draw(st.sampled_from(range(1, max(1, min(n // 2, wolf_cap)) + 1)))
+    # Now and then (README: any deal is a game) the only werewolf cards are among the
+    # Thief's two extra cards: both (he must take one) or one beside another card.
+    hidden = "thief" in book.roles and draw(st.integers(0, 3)) == 0
+    wolves = 0 if hidden else draw(st.sampled_from(range(1, max(1, min(n // 2, wolf_cap)) + 1)))
     specials = [r for r in VILLAGE_SPECIALS if r in book.roles and draw(st.booleans())]
+    if hidden:
+        specials = ["thief", *[r for r in specials if r != "thief"]]
     specials = specials[: n - wolves]
     roles = ["werewolf"] * wolves + specials + ["villager"] * (n - wolves - len(specials))
-    extra: list[str] = []
+    extra: list[str] = ["werewolf"] if hidden else []
     if "thief" in specials:
-        for _ in range(2):
+        while len(extra) < 2:
             deck = [*roles, *extra]
             fits = [
                 r

@@ -379,10 +379,11 @@ def play_randomly(seed: int) -> VillageGame:
 
 
 def allowed_facts(g: VillageGame, seat: int) -> set[tuple[int, str]]:
-    """What a seat may learn of roles before the end: his own, his pack's, his partner's."""
+    """What a seat may learn of roles before the end: his own, his pack's, his partner's;
+    eliminated, the pack's too (he watches the night with open eyes: README)."""
     mine = {(seat, g.dealt[seat])}
     pack = g.rulebook.tagged("mafia")
-    if g.dealt[seat] in pack:
+    if g.dealt[seat] in pack or not g.alive[seat]:
         mine |= {(s, r) for s, r in enumerate(g.dealt) if r in pack}
     if g.dealt[seat] == "couple":
         mine |= {(s, r) for s, r in enumerate(g.dealt) if r == "couple"}

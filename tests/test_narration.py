@@ -245,7 +245,11 @@ def test_the_pack_is_told_once_and_again_when_it_changes() -> None:
         "(till Bertil, Fredrik och Karin) Bertil (Maffia), Fredrik (Gudfadern) och Karin "
         "(Maffia) är maffian och känner igen varandra."
     ]
-    assert "(till Fredrik) Fredrik (Gudfadern) är nu ensam kvar i maffian." in lines
+    # (told to the eliminated too: they watch the night with open eyes, README)
+    assert (
+        "(till Alva, Bertil, David, Fredrik och Karin) Fredrik (Gudfadern) är nu ensam kvar "
+        "i maffian." in lines
+    )
     # Seen by one member, night after night: once.
     game = sc.replay(sc.read(ROOT / "maffia/seed-deck-12-players.json")).game
     bertil = Narrator(load("maffia"), game.names).lines(game.view(game.names.index("Bertil")))
@@ -265,13 +269,13 @@ def test_a_lone_mafioso_is_not_told_that_they_recognise_each_other() -> None:
 
 def test_the_doctor_protects_himself() -> None:
     book = load("maffia")
-    ev = event("protection", frozenset({1}), {"target": 1})
+    ev = event("protection", frozenset({1}), {"player": 1, "target": 1})
     sv = Narrator(book, ("Ann", "Bob"), "sv", strict=True)
     en = Narrator(book, ("Ann", "Bob"), "en", strict=True)
-    assert sv.event(ev, 1) == "Läkaren skyddar sig själv."
-    assert en.event(ev, 1) == "The Doctor protects themselves."
-    other = event("protection", frozenset({1}), {"target": 0})
-    assert sv.event(other, 1) == "Läkaren skyddar Ann."
+    assert sv.event(ev, 1) == "Bob, Läkaren, skyddar sig själv."
+    assert en.event(ev, 1) == "Bob, the Doctor, protects themselves."
+    other = event("protection", frozenset({1}), {"player": 1, "target": 0})
+    assert sv.event(other, 1) == "Bob, Läkaren, skyddar Ann."
 
 
 def test_the_vote_is_a_choice() -> None:

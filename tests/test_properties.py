@@ -194,6 +194,7 @@ class Referee(playout.Referee):
             self.open_last_breath = set()
             if self.thief_pending and self.step == "thief":
                 self.thief_pending = False
+                self.deaths_unchecked = True  # (the win is checked after his step)
                 if all(card == WOLF for card in self.extra):
                     self.take(self.thief(), self.extra[0], index)
         else:
@@ -205,9 +206,11 @@ class Referee(playout.Referee):
                 self.open_last_breath.discard(actor)
             if verb == "take":
                 self.thief_pending = False
+                self.deaths_unchecked = True  # README: judged after his step
                 self.take(actor, str(args[0]), index)
             elif verb == "keep":
                 self.thief_pending = False
+                self.deaths_unchecked = True
             elif verb in ("spy", "pass") and self.step == "little_girl":
                 self.girl_choice[actor] = verb
             elif self.declared.tells(self.roles[actor], verb):
@@ -384,6 +387,12 @@ class Referee(playout.Referee):
             self.died_at.get(p, NEVER) < index for p in tonight.poisoned
         ):
             raise self.fail(f"dawn poisons {poisoned}, the witch poisoned {tonight.poisoned}")
+        # README: each dies of his own cause; heartbreak only for a lover who would
+        # otherwise have lived (the victim first: poisoned too, he dies as the victim).
+        causes = dict(deaths)
+        for p in tonight.poisoned:
+            if p not in bitten and causes.get(p) != "poison":
+                raise self.fail(f"{p}, poisoned, dies of {causes.get(p)}")
         tonight.dawn_at = None
 
     def check_tally(self, votes: dict[int, int], after: Event) -> None:
@@ -466,6 +475,13 @@ class Referee(playout.Referee):
             assert night is not None and not any(v == "kill" for v in night.choice.values())
             # "they die of hunger": every werewolf of that night, before the end
             assert all(w in self.died_at for w in night.pack), "the starving pack lives on"
+            # each of hunger, a werewolf in love with another too (README: his own cause)
+            hungry = {
+                int(str(ev.data["player"]))
+                for ev in game.events
+                if ev.kind == "death" and ev.data["cause"] == "hunger"
+            }
+            assert set(night.pack) <= hungry, f"the pack {night.pack}, starved {hungry}"
             won: str | None = "villagers"
         else:
             won = self.winner_now()

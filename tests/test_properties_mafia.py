@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hypothesis import given, settings
@@ -61,6 +62,9 @@ SIDE = {"mafia": "mafia", "godfather": "town"}  # the Detective's answer; others
 REVEAL_ON_DEATH = {"maffia": False, "mafia-classic": True}
 MUST_AGREE = {"maffia": True, "mafia-classic": False}
 KILLS_OWN = {"maffia": True, "mafia-classic": False}
+# maffia (README): the eliminated watch the night with open eyes: each step's private
+# events are told to them too (who acts, on whom, the Detective's answer).
+WATCH = {"maffia": True, "mafia-classic": False}
 SEAT_KEYS = ("player", "players", "target", "targets", "victim", "role", "roles")
 NIGHT_ORDER = ("mafia", "doctor", "detective", "couple", "avenger")
 
@@ -134,6 +138,8 @@ class Referee(playout.Referee):
     * the living mafia's roles, for each living member, from each mafia step on;
     * the partner's card, for each member of the couple, from the first couple step on;
     * the couple's cards, for everyone, once their heartbreak is told at dawn;
+    * in maffia, what each night step shows its actors (the mafia's cards, the couple's),
+      for the eliminated too (dead and announced: they watch with open eyes);
     * in mafia-classic (not maffia), a player's role on his death; all roles at the end.
 
     Hidden state (``game.roles``, ``game.alive``, ``game.deaths``) is read only to check
@@ -169,6 +175,15 @@ class Referee(playout.Referee):
     def living(self) -> list[int]:
         gone = {d[0] for d in self.dead}
         return [s for s in range(self.n) if s not in gone]
+
+    def watchers(self) -> frozenset[int]:
+        """Who watches the night with open eyes: in maffia the eliminated (dead, and
+        their death announced), nobody in mafia-classic."""
+        return frozenset(self.announced) if WATCH[self.rules] else frozenset()
+
+    def told(self, actors: Iterable[int]) -> frozenset[int]:
+        """The audience of a night step's private event: its actors and the watchers."""
+        return frozenset(actors) | self.watchers()
 
     def standing(self) -> list[int]:
         """The players the village still sees in the game (no death announced)."""
@@ -262,15 +277,16 @@ class Referee(playout.Referee):
             self.on_wake(events, i, str(data["step"]))
         elif kind == "pack_choice":
             night = self.expect_night(ev)
-            if ev.audience != frozenset(night.pack):
-                raise self.fail(f"{ev} is not shown to the mafia {night.pack} alone")
+            if ev.audience != self.told(night.pack):
+                raise self.fail(f"{ev} is not shown to the mafia {night.pack} (and watchers)")
         elif kind == "pack_victim":
             self.on_pack_victim(ev)
         elif kind == "protection":
             holders = self.holders("doctor")
             if (
-                ev.audience != frozenset(holders)
+                ev.audience != self.told(holders)
                 or data["target"] != self.expect_night(ev).protected
+                or [data["player"]] != holders
             ):
                 raise self.fail(f"{ev}: the doctor {holders} protected someone else")
         elif kind == "inspection":
@@ -279,8 +295,11 @@ class Referee(playout.Referee):
             night = self.expect_night(ev)
             pair = self.couple
             wanted = {s: "couple" for s in pair}
-            if night.number != 1 or ev.audience != frozenset(pair) or data["roles"] != wanted:
+            if night.number != 1 or ev.audience != self.told(pair) or data["roles"] != wanted:
                 raise self.fail(f"{ev}: the couple {pair} recognise each other on night 1")
+            for viewer in self.watchers():
+                for s in pair:
+                    self.grant(viewer, s, i)
         elif kind == "shot":
             self.on_shot(events, i)
         elif kind == "unharmed":
@@ -362,11 +381,11 @@ class Referee(playout.Referee):
             night.pack = tuple(s for s in self.living() if self.roles[s] in MAFIA)
             pack = events[i + 1]
             wanted = {s: self.roles[s] for s in night.pack}
-            if pack.kind != "pack" or pack.audience != frozenset(night.pack):
+            if pack.kind != "pack" or pack.audience != self.told(night.pack):
                 raise self.fail(f"the mafia {night.pack} do not recognise each other: {pack}")
             if pack.data["roles"] != wanted:
                 raise self.fail(f"{pack}: the mafia are {wanted}")
-            for member in night.pack:
+            for member in self.told(night.pack):
                 for other in night.pack:
                     self.grant(member, other, i)
         elif step == "couple":
@@ -385,7 +404,7 @@ class Referee(playout.Referee):
 
     def on_pack_victim(self, ev: Event) -> None:
         night = self.expect_night(ev)
-        if self.step != "mafia" or ev.audience != frozenset(night.pack):
+        if self.step != "mafia" or ev.audience != self.told(night.pack):
             raise self.fail(f"{ev} outside the mafia step, or not to the mafia {night.pack}")
         picks = {m: t for m, t in night.picks.items() if m in night.pack}
         named = Counter(picks.values())
@@ -409,13 +428,15 @@ class Referee(playout.Referee):
             return
         night.settled = True
         victim = night.victim
-        if victim is None:
+        if victim is None or not self.alive(victim):
+            # No attack, or its target died earlier tonight (shot, heartbroken): neither
+            # a murder nor a failed attempt (README).
             self.protected_last, self.saved_last = night.protected, False
             return
         if night.protected == victim:
             night.saved = True
             night.news.append(("failed_attempt",))
-        elif self.alive(victim):
+        else:
             self.die(victim, "mafia")
             night.murdered = True
         self.protected_last, self.saved_last = night.protected, night.saved
@@ -423,7 +444,11 @@ class Referee(playout.Referee):
     def on_inspection(self, ev: Event) -> None:
         self.expect_night(ev)
         inspected, self.inspected = self.inspected, None
-        if inspected is None or ev.audience != frozenset({inspected[0]}):
+        if (
+            inspected is None
+            or ev.audience != self.told([inspected[0]])
+            or ev.data["by"] != inspected[0]
+        ):
             raise self.fail(f"{ev}: nobody inspected, or shown to someone else")
         target = seat(ev.data["player"])
         side = SIDE.get(self.roles[target], "town")
@@ -439,8 +464,8 @@ class Referee(playout.Referee):
         target = seat(ev.data["target"])
         if not night.avenger_wakes or self.roles[avenger] != "avenger" or target != night.shot:
             raise self.fail(f"{ev}: the avenger did not shoot {target}")
-        if ev.audience != frozenset({avenger}) or "role" in ev.data:
-            raise self.fail(f"{ev} is not the avenger's alone, or tells a role")
+        if ev.audience != self.told([avenger]) or "role" in ev.data:
+            raise self.fail(f"{ev} is not the avenger's (and watchers') alone, or tells a role")
         night.shot = None
         escaped = events[i + 1] if i + 1 < len(events) else None
         if self.roles[target] == "godfather":
@@ -740,8 +765,8 @@ def test_the_detective_sees_the_godfather_as_town(setup: Setup, policy: LeaderCl
     detective = setup.roles.index("detective")
     for ev in game.events:
         if ev.kind == "inspection":
-            assert ev.audience == frozenset({detective})
-            assert set(ev.data) == {"player", "side"}, ev
+            assert detective in (ev.audience or ()) and ev.data["by"] == detective
+            assert set(ev.data) == {"player", "side", "by"}, ev
             if ev.data["player"] == godfather:
                 assert ev.data["side"] == "town", ev
 

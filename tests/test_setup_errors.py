@@ -96,11 +96,28 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
         with_(deal("werewolf", "thief", "villager", "villager"), extra_cards=["thief", "villager"]),
         "at most 1 thief",
     ),
-    # Tit-albert seed: a game has 1, 2, 3 or 4 Tit Albert.
+    # Tit-albert seed: a game has 1, 2, 3 or 4 Tit Albert (README: those dealt and the
+    # Voler's two extra cards; none, or five and more, is refused).
     (
         "five Tit Albert",
         deal(*["werewolf"] * 5, *["villager"] * 6, rules="tit-albert"),
         "at most 4 werewolf",
+    ),
+    (
+        "five Tit Albert counting the Voler's extra cards",
+        with_(
+            deal(*["werewolf"] * 4, "thief", *["villager"] * 4, rules="tit-albert"),
+            extra_cards=["werewolf", "villager"],
+        ),
+        "at most 4 werewolf",
+    ),
+    (
+        "no Tit Albert, not even among the Voler's extra cards",
+        with_(
+            deal("thief", "seer", "villager", "villager", rules="tit-albert"),
+            extra_cards=["villager", "villager"],
+        ),
+        "no werewolf is dealt to a player or among the thief's extra cards",
     ),
     (
         "duplicate names",
@@ -208,6 +225,46 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
         with_(
             deal("werewolf", "thief", "villager", "villager"),
             extra_cards=["werewolf"] * 2,
+            options={"lift_minimum": True},
+        ),
+    ),
+    # README: any deal is a game; the werewolf cards may all lie among the Thief's two
+    # extra cards (he must take one of two, chooses beside another card), and a deal
+    # whose Thief plays is judged after his step, never already won at set-up.
+    (
+        "the only werewolf cards are the thief's two extra cards",
+        with_(
+            deal("thief", "seer", *["villager"] * 6),
+            extra_cards=["werewolf"] * 2,
+        ),
+    ),
+    (
+        "the only Tit Albert cards are the Voler's two extra cards",
+        with_(
+            deal("thief", "seer", "villager", "villager", rules="tit-albert"),
+            extra_cards=["werewolf"] * 2,
+        ),
+    ),
+    (
+        "the only werewolf card beside another extra card",
+        with_(
+            deal("thief", "seer", "villager", "villager"),
+            extra_cards=["werewolf", "villager"],
+            options={"lift_minimum": True},
+        ),
+    ),
+    (
+        "one Tit Albert, among the Voler's extra cards",
+        with_(
+            deal("thief", "villager", "villager", rules="tit-albert"),
+            extra_cards=["werewolf", "villager"],
+        ),
+    ),
+    (
+        "a deal whose thief plays is judged after his step",
+        with_(
+            deal("werewolf", "werewolf", "thief"),
+            extra_cards=["villager"] * 2,
             options={"lift_minimum": True},
         ),
     ),

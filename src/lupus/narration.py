@@ -272,7 +272,7 @@ class Narrator:
         """One event as a sentence; ``again``: the pack is told again, changed."""
         d = ev.data
         fields: dict[str, object] = dict(d)
-        for key in ("player", "target", "partner", "burgomaster"):
+        for key in ("player", "target", "partner", "burgomaster", "by"):
             if key in d:
                 fields[key] = self.who(ev.maybe_seat(key))
         if ev.audience:

@@ -1,7 +1,9 @@
 """The Avenger (Hämnaren): the night after a murder he wakes, and must shoot.
 
-His step is announced and runs only if the mafia's attack killed someone the night
-before (public: it was announced that morning). He must ``shoot`` a player other than
+His step is announced and runs only after a murder the night before: the mafia's
+target died of it at dawn (public: it was announced that morning). A target the Doctor
+saved, or who died earlier that night of another cause (this shot, heartbreak), is no
+murder (README). He must ``shoot`` a player other than
 himself: there is no ``pass``; if the game leader closes his step without a shot,
 nobody is shot. His shot kills at once (cause ``shot``), during the night, and is
 announced at dawn with the night's other deaths. A role immune to the shot

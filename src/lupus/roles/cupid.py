@@ -62,8 +62,11 @@ class LoversStep(VillageStep):
 
 
 def heartbreak(game: VillageGame, seat: int, cause: str) -> None:
+    """The partner dies at once of heartbreak, unless he dies at this same moment of
+    his own cause (``VillageGame.kill_together``: poisoned at the victim's dawn, a
+    starving werewolf): heartbreak is only for a lover who would otherwise have lived."""
     partner = game.partner(seat)
-    if partner is not None and game.alive[partner]:
+    if partner is not None and game.alive[partner] and partner not in game.doomed:
         game.kill(partner, "heartbreak")
 
 

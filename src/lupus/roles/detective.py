@@ -29,7 +29,8 @@ class DetectiveStep(Ballot):
         for detective in self.voters:
             target = self.picked(detective, "inspect")
             if target is not None:
-                game.emit("inspection", alone(detective), player=target, side=game.side(target))
+                side = game.side(target)
+                game.emit("inspection", alone(detective), player=target, side=side, by=detective)
 
 
 ROLE = Role(
@@ -39,7 +40,7 @@ ROLE = Role(
     verbs=(Verb("inspect", "detective", ("detective",), "night", targets="standing"),),
     messages={
         "wake.detective": "The {N[detective]} wakes up and investigates a player.",
-        "inspection": "{viewer} investigates {player}, who sides with {side}.",
+        "inspection": "{by} investigates {player}, who sides with {side}.",
         "step.detective": "the {N[detective]}",
     },
 )

@@ -3,7 +3,9 @@
 He may protect himself. He may not protect the same player two nights in a row, unless
 that player was actually saved the night before (the mafia attacked him and the
 protection stopped it). A murder he stops is announced at dawn as a failed attempt,
-without saying on whom (``mechanics.announce_failed_attempt``).
+without saying on whom (``mechanics.announce_failed_attempt``), if the target is alive
+then: one who died earlier that night of the Avenger's shot or of heartbreak (which he
+never protects from) was neither murdered nor saved.
 
 His protection is only recorded here: the night's attack is settled at dawn, when the
 village wakes and learns who was murdered. Until then nobody, the victim included, knows
@@ -65,7 +67,7 @@ class DoctorStep(Ballot):
         return (Prompt(actor, "protect", seats([s for s in game.standing() if s != banned])),)
 
     def recorded(self, game: VillageGame, action: Action) -> None:
-        game.emit("protection", alone(action.actor), target=action.args[0])
+        game.emit("protection", alone(action.actor), player=action.actor, target=action.args[0])
 
     def resolve(self, game: VillageGame) -> None:
         protected = next(
@@ -84,8 +86,8 @@ ROLE = Role(
     verbs=(Verb("protect", "doctor", ("doctor",), "night", targets="standing"),),
     messages={
         "wake.doctor": "The {N[doctor]} wakes up and protects a player.",
-        "protection": "The {N[doctor]} protects {target}.",
-        "protection.self": "The {N[doctor]} protects themselves.",
+        "protection": "{player}, the {N[doctor]}, protects {target}.",
+        "protection.self": "{player}, the {N[doctor]}, protects themselves.",
         "menu.protect": "Protect {target}",
         "step.doctor": "the {N[doctor]}",
     },

@@ -2,6 +2,11 @@
 
 If both extra cards are werewolves he must take one. The card he leaves goes back in
 the middle; the card he takes is his role for the rest of the game.
+
+Any deal is a game (README): the werewolf cards may all lie among his two extra cards.
+Set-up never calls a deal whose Thief plays already won; the win is checked once his
+step is over instead, so that if no werewolf is in play after it (he kept his card, or
+took the other one) the villagers win at once.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class ThiefStep(Ballot):
             game.extra_cards[game.extra_cards.index(card)] = game.roles[thief]
             game.give_role(thief, card)
             game.emit("role_taken", alone(thief), player=thief, role=card)
+        game.check_win()  # (the deal was judged after this step: see the module)
 
 
 ROLE = Role(

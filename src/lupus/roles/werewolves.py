@@ -56,8 +56,7 @@ class WerewolvesStep(Ballot):
 def starve(game: VillageGame, pack: list[int], winner: str) -> None:
     """The sleeping pack dies of hunger; the game ends at once, without a dawn."""
     game.announce("starvation")
-    for wolf in pack:
-        game.kill(wolf, "hunger")
+    game.kill_together([(wolf, "hunger") for wolf in pack])  # (two lovers: both starve)
     game.release_news()  # the village learns it now: the game is over
     game.finish(winner, "starvation")
 

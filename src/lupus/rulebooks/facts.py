@@ -54,6 +54,7 @@ class RuleFacts:
         pack_kills_own: bool,
         pack_must_agree: bool,
         captain_self_vote: bool,
+        eliminated_watch: bool,
         lovers_know_partner_role: bool,
         minimum_lifted_by: str,
     ) -> None:
@@ -72,6 +73,7 @@ class RuleFacts:
         self.pack_kills_own: Final = pack_kills_own
         self.pack_must_agree: Final = pack_must_agree
         self.captain_self_vote: Final = captain_self_vote
+        self.eliminated_watch: Final = eliminated_watch
         self.lovers_know_partner_role: Final = lovers_know_partner_role
         # the option that lifts the rulebook's minimum configuration ("" when none does)
         self.minimum_lifted_by: Final = minimum_lifted_by

@@ -131,6 +131,9 @@ class MechanicsSpec(_Strict):
     announce_failed_attempt: bool = False
     # "The captain is elected after having the majority of votes from other players"
     captain_self_vote: bool = True
+    # maffia: the eliminated watch the night with open eyes (each step's private events
+    # are told to them too; they cannot speak or act)
+    eliminated_watch: bool = False
 
 
 class MinimumSpec(_Strict):
@@ -269,6 +272,7 @@ class Rulebook(_Strict):
             pack_kills_own=mechanics.pack_kills_own,
             pack_must_agree=mechanics.pack_must_agree,
             captain_self_vote=mechanics.captain_self_vote,
+            eliminated_watch=mechanics.eliminated_watch,
             lovers_know_partner_role=mechanics.lovers_know_partner_role,
             minimum_lifted_by=(minimum.lifted_by or "") if minimum is not None else "",
         )

@@ -10,7 +10,10 @@ from lupus.engine.deal import Deal
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.checks import below_minimum
+from lupus.village.checks import THIEF, composition_problem, deal_problem
+
+TRIES = 1000
+"""How many shuffles a composition gets to give a deal the rules accept."""
 
 
 def deal(
@@ -22,26 +25,37 @@ def deal(
 ) -> Deal:
     """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
 
-    A deal must leave a game the rules accept: a pack and someone to play against, and
-    the rulebook's minimum configuration under ``options``. When the Thief's card is
-    among the two left aside, those two are out of the game with it, which may take a
-    card the minimum needs (the Seer): the cards are dealt again.
+    The first ``players`` cards go to the seats, the last two lie aside: they are the
+    Thief's extra cards when a player holds the Thief, and out of the game otherwise. A
+    shuffle is dealt when set-up would accept it (``deal_problem``, the one predicate
+    set-up uses), and shuffled again otherwise: so every deal the rules accept comes as
+    often as chance gives it, among them those whose only werewolf cards are the Thief's
+    two extra cards, and never one set-up refuses (a deal whose Thief card lies aside
+    with the only werewolf, or with the Seer a minimum needs). A composition no shuffle
+    could make a game of is refused at once (``composition_problem``: five Tit Albert
+    with the Voler, although some deals would put only four in play).
     """
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
-    thief = "thief" in deck
+    thief = THIEF in deck
     wanted = players + (2 if thief else 0)
     if len(deck) != wanted:
         extra = " (a thief needs two extra cards)" if thief else ""
         raise SetupError(f"{len(deck)} cards for {players} players{extra}")
-    pack = book.facts.pack
-    checked = thief and book.minimum is not None  # (only then can a deal fall short)
-    for _ in range(1000):
+    if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
+        problem = composition_problem(book, count_cards(deck), options)
+    else:  # every shuffle puts the same cards in play: one check answers for all of them
+        problem = deal_problem(book, deck, (), options)
+    if problem is not None:
+        raise SetupError(problem)
+    if not thief:
+        shuffle(rng, deck)
+        return Deal(roles=tuple(deck), extra_cards=())
+    for _ in range(TRIES):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        if "thief" not in roles:
+        if THIEF not in roles:
             extra_cards = ()
-            if checked and below_minimum(book, players, count_cards(roles), options):
-                continue
-        if any(r in pack for r in roles) and not all(r in pack for r in roles):
+        problem = deal_problem(book, roles, extra_cards, options)
+        if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)
-    raise SetupError("this composition cannot be dealt with a werewolf and a villager in play")
+    raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")

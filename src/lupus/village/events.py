@@ -111,9 +111,11 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     EventSpec("succession", {"player": SEAT}),
     EventSpec("no_successor", {"player": SEAT}),
     # ------------------------------------------------------------ doctor
-    EventSpec("protection", {"target": SEAT}),
+    # ``player``: the Doctor (the eliminated who watch the night see who acts).
+    EventSpec("protection", {"player": SEAT, "target": SEAT}),
     # ------------------------------------------------------------ detective
-    EventSpec("inspection", {"player": SEAT, "side": TEXT}),
+    # ``player`` is investigated, ``by`` the Detective.
+    EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}),
     # ------------------------------------------------------------ avenger
     EventSpec("unharmed", {"player": SEAT, "role": TEXT, "cause": TEXT}, discloses=ROLE),
     # ------------------------------------------------------------ nominations

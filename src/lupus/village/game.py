@@ -9,10 +9,9 @@ family reaches them through its ``Registry``, never by importing them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from lupus.engine.errors import SetupError
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
@@ -21,7 +20,7 @@ from lupus.engine.step import Step
 from lupus.rulebooks.facts import WinRule, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
-from lupus.village.checks import check_deal
+from lupus.village.checks import check_deal, holds
 from lupus.village.night import NightRecord
 from lupus.village.registry import Registry
 
@@ -74,15 +73,14 @@ class VillageGame(Game):
         # What the roles keep across nights (role id -> its memory; see ``memory``).
         self.memories: dict[str, object] = {role: make() for role, make in known.memories}
         self.nominees: list[int] = []
+        # Players dying together, each of his own cause (``kill_together``): no
+        # heartbreak for them.
+        self.doomed: frozenset[int] = frozenset()
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
         self.dirty = False
         self.pack_roles = facts.pack
         if new_cards:  # (a card multiset is kept once it has passed every check)
-            if self.already_won():
-                raise SetupError(
-                    "this composition is decided before anyone plays (a side already won)"
-                )
             remember(facts.deals_seen, key, known)
         self.emit(
             "game_starts",
@@ -184,6 +182,27 @@ class VillageGame(Game):
             return None
         return lovers[1] if lovers[0] == seat else lovers[0]
 
+    # ------------------------------------------------------------------ who is told
+    def emit_data(
+        self, event_kind: str, event_audience: Iterable[int] | None, data: dict[str, object]
+    ) -> None:
+        """Record an event; where the rulebook says so (maffia: "De som är ute ur spelet
+        får stanna kvar om de vill och ha ögonen öppna under nattfasen"), an event told
+        to some players during the night is told to the eliminated too: they watch each
+        step as it happens (who acts, on whom, the Detective's answer), and cannot speak
+        or act. What only the leader sees (audience ``[]``) stays his."""
+        if event_audience is not None and self.facts.eliminated_watch and self.holding():
+            told = frozenset(event_audience)
+            if told:
+                event_audience = told | self.eliminated()
+        Game.emit_data(self, event_kind, event_audience, data)
+
+    def eliminated(self) -> frozenset[int]:
+        """The players the table knows are out: dead, and announced (one who died
+        tonight learns it at dawn, with everyone)."""
+        unannounced = self.night.unannounced
+        return frozenset([s for s in range(self.n) if not self.alive[s] and s not in unannounced])
+
     # ------------------------------------------------------------------ deaths
     def holding(self) -> bool:
         """Whether public news waits for dawn (it is night and the village sleeps)."""
@@ -225,21 +244,37 @@ class VillageGame(Game):
         for hook in self.registry.death_hooks:
             hook(self, seat, cause)
 
-    def settle_attack(self) -> None:
-        """The night's attack lands or fails, once: a heal or a protection stops it."""
+    def kill_together(self, deaths: Sequence[tuple[int, str]]) -> None:
+        """Players who die at the same moment (dawn's victim and poisoned, a starving
+        pack), in this order: each dies of his own cause, and heartbreak is the cause
+        only for a lover who would otherwise have lived (README)."""
+        self.doomed = frozenset([seat for seat, _ in deaths if self.alive[seat]])
+        for seat, cause in deaths:
+            self.kill(seat, cause)
+        self.doomed = frozenset()
+
+    def settle_attack(self) -> int | None:
+        """The night's attack lands or fails, once: a heal or a protection stops it.
+        Returns the player it kills (the caller kills him, with the night's other
+        deaths), or None.
+
+        A target who died earlier that night of another cause (maffia: the Avenger's
+        shot, the couple's heartbreak) is neither murdered nor saved: a failed attempt
+        is announced only for a protected target alive at dawn (README).
+        """
         night = self.night
         if night.settled:
-            return
+            return None
         night.settled = True
         victim = night.victim
-        if victim is None:
-            return
+        if victim is None or not self.alive[victim]:
+            return None
         if night.healed or night.protected == victim:
             night.saved = victim
             if self.facts.announce_failed_attempt:
                 self.announce("failed_attempt")
-        elif self.alive[victim]:
-            self.kill(victim, self.facts.kill_cause)
+            return None
+        return victim
 
     def after_resolve(self) -> None:
         """Once deaths are in, shots come first, then the win check, then successions.
@@ -285,17 +320,7 @@ class VillageGame(Game):
                 and len(living) == 2
                 and set(living) == set(lovers)
             )
-        if spec.when == "none_alive":
-            return spec.of is None or alive_in.get(spec.of, 0) == 0
-        members = alive_in.get(spec.faction, 0)
-        if members == 0:
-            return False
-        if spec.when == "others_at_most":
-            return len(living) - members <= spec.count
-        return 2 * members >= len(living)  # at_least_half
-
-    def already_won(self) -> bool:
-        return self.winner() is not None
+        return holds(spec, len(living), alive_in)
 
     def finish(self, faction: str, reason: str) -> None:
         winners = tuple(s for s in range(self.n) if self.faction(s) == faction)

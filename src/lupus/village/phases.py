@@ -29,8 +29,9 @@ class Dawn(VillageStep):
     """The village wakes: what happened in the night is told, in the order it happened.
 
     First the news held back during the night (deaths that happened at once, a failed
-    attempt, a couple revealed), then the night's attack if no step settled it yet
-    (unless saved), then the poisoned. "Nobody died" if the night took nobody.
+    attempt, a couple revealed), then the night's attack (unless saved), then the
+    poisoned: these die together, each of his own cause (a poisoned lover of the victim
+    dies of the poison, not of heartbreak). "Nobody died" if the night took nobody.
     """
 
     id = "dawn"
@@ -39,9 +40,11 @@ class Dawn(VillageStep):
         night = game.night
         game.emit("dawn", None, number=game.number)
         game.release_news()
-        game.settle_attack()
+        victim = game.settle_attack()
+        deaths = [] if victim is None else [(victim, game.facts.kill_cause)]
         for target in night.poisoned:
-            game.kill(target, "poison")
+            deaths.append((target, "poison"))
+        game.kill_together(deaths)
         if not any(d.phase == "night" and d.number == game.number for d in game.deaths):
             game.emit("no_death", None)
 

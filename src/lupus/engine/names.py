@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_PLAYERS
 from lupus.rulebooks.facts import KEPT
 from lupus.rulebooks.schema import Rulebook
 
@@ -49,11 +50,11 @@ _REORDERING: Final = frozenset(
 
 
 def check_count(book: Rulebook, n: int) -> None:
-    """Refuse a table of the wrong size (before anything is done per name)."""
-    if not book.min_players <= n <= book.max_players:
-        raise SetupError(
-            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
-        )
+    """Refuse a table of the wrong size (before anything is done per name): the
+    rulebook's bounds, and never more than ``MAX_PLAYERS``."""
+    low, high = book.min_players, min(book.max_players, MAX_PLAYERS)
+    if not low <= n <= high:
+        raise SetupError(f"{book.id} is played by {low} to {high} players, not {n}")
 
 
 def player_names(

@@ -88,7 +88,7 @@ class LupusburgFamily(Family):
         rng: random.Random,
         options: Mapping[str, OptionValue],
     ) -> Deal:
-        return dealing.deal(players, rng)
+        return dealing.deal(book, players, counts, rng)
 
     def step_ids(self) -> list[str]:
         return list(STEPS)
@@ -117,7 +117,7 @@ class LupusburgFamily(Family):
         )
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
-        return {"werewolf": 1, "thief": 1, "townsfolk": 2 * players - 2}
+        return dealing.fixed_deck(players)
 
     def main_faction(self, book: Rulebook) -> str:
         """The lone Werewolf."""

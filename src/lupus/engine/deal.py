@@ -17,9 +17,10 @@ from lupus.engine.limits import (
     MAX_COMPOSITION_ENTRIES,
     MAX_ID_LENGTH,
     MAX_PLAYERS,
+    MAX_SHOWN,
 )
 from lupus.engine.model import Value
-from lupus.engine.untrusted import exact_int, items_of, kind_of, quoted, texts
+from lupus.engine.untrusted import exact_int, few, items_of, kind_of, quoted, texts
 from lupus.files import printable
 from lupus.rulebooks.schema import Rulebook
 
@@ -178,9 +179,11 @@ def every_player(what: str, table: Mapping[str, object], players: Sequence[str],
     """A per-player table of a recorded deal (a scenario file's ``roles``) must name
     every player and nobody else, or ValueError saying who is missing or extra."""
     playing = set(players)
-    missing = [printable(p) for p in players if p not in table]
-    extra = [printable(name) for name in table if name not in playing]
+    missing = [p for p in players if p not in table]
+    extra = [name for name in table if name not in playing]
     if missing:
-        raise ValueError(f"{what}: {gap} {', '.join(missing)}")
+        shown = few([printable(p) for p in missing[:MAX_SHOWN]], len(missing))
+        raise ValueError(f"{what}: {gap} {shown}")
     if extra:
-        raise ValueError(f"{what}: {', '.join(extra)} is not among the players")
+        shown = few([printable(name) for name in extra[:MAX_SHOWN]], len(extra))
+        raise ValueError(f"{what}: {shown} is not among the players")

@@ -15,6 +15,9 @@ MAX_PLAYERS: Final = 128
 Lupusburg's houses, two a player, stay within the values built in advance for 256
 seats (``lupus.engine.interned.MAX_SEATS``)."""
 
+MAX_ROOM_PLAYERS: Final = 40
+"""The most seats a server's room has (``POST /api/rooms``)."""
+
 MAX_CARDS: Final = 2 * MAX_PLAYERS
 """The most cards a deal or a composition holds: one a player and a Thief's two extra
 cards in a village deck; two characters a player in Lupusburg."""

@@ -26,9 +26,11 @@ def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Ra
     players, counts = deal_request(book, players, counts)
     deck_of = fixed_deck(players)
     asked = {card: n for card, n in counts.items() if n}
-    if players < 2 or (asked and asked != deck_of):
+    if players < 2:
+        raise SetupError(f"{book.id} needs two players at least, not {players}")
+    if asked and asked != deck_of:
         cards = ", ".join(f"{n} {card}" for card, n in deck_of.items())
-        raise SetupError(f"{book.id} deals one deck only, for 2 players or more: {cards}")
+        raise SetupError(f"{book.id} deals one deck only, for {players} players: {cards}")
     deck = ["werewolf", "thief"] + ["townsfolk"] * (2 * players - 2)
     while True:
         shuffle(rng, deck)

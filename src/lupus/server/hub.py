@@ -18,6 +18,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from lupus.engine.model import LEADER
+from lupus.files import printable
 from lupus.server.chat import post
 from lupus.server.clients import Client
 from lupus.server.protocol import (
@@ -273,5 +274,6 @@ def leaders_answer(room: Room, seat: int, state_id: int) -> int:
 def explain(error: ValidationError) -> str:
     """A pydantic refusal in one sentence (its first problem)."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+    where = ".".join(printable(str(part)) for part in first["loc"][:8])
+    message = printable(str(first["msg"]), 300)
+    return f"{where}: {message}" if where else message

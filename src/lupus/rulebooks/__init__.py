@@ -60,7 +60,7 @@ def load(rulebook_id: str) -> Rulebook:
 
 def load_file(path: Path) -> Rulebook:
     """A rulebook file, or RulebookError in one line saying why it cannot be."""
-    return parse(read_text(path, RulebookError), str(path))
+    return parse(read_text(path, RulebookError), shown_path(path))
 
 
 def parse(text: str, source: str) -> Rulebook:

@@ -115,7 +115,29 @@ def read(path: Path) -> Scenario:
     return parse(data, where)
 
 
+SIZES = {
+    "players": MAX_PLAYERS,
+    "roles": MAX_PLAYERS,
+    "characters": MAX_PLAYERS,
+    "chests": MAX_PLAYERS,
+    "extra_cards": MAX_CARDS,
+    "bag": MAX_BAG,
+    "options": MAX_OPTIONS,
+    "actions": MAX_SCENARIO_ACTIONS,
+}
+"""The most items each list or table of a scenario holds (measured before its items
+are read: the schema reads every item before it counts them)."""
+
+
 def parse(data: object, source: str = "scenario") -> Scenario:
+    """The scenario ``data`` (decoded JSON) describes, or ScenarioError naming the key
+    and the problem: the size of every list and table first, then every value's exact
+    type and bounds."""
+    if isinstance(data, dict):
+        for key, most in SIZES.items():
+            value = data.get(key)
+            if isinstance(value, (list, dict)) and len(value) > most:
+                raise ScenarioError(f"{source}: {key}: at most {most} items, not {len(value)}")
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

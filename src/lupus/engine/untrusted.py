@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.limits import MAX_MESSAGE, MAX_SHOWN
+from lupus.engine.limits import MAX_ARGS, MAX_MESSAGE, MAX_SHOWN
 
 
 def safe_repr(value: object) -> str:
@@ -34,7 +34,7 @@ def exact_args(args: tuple[object, ...]) -> bool:
 
 def parts_problem(actor: object, verb: object, args: object) -> str | None:
     """Why these parts make no action, whatever the game (None: an int actor, a str
-    verb and a tuple of ints and strs)."""
+    verb and a tuple of at most ``MAX_ARGS`` ints and strs)."""
     if type(actor) is not int:
         return f"there is no player number {bounded(actor)}"
     if type(verb) is not str:
@@ -42,6 +42,8 @@ def parts_problem(actor: object, verb: object, args: object) -> str | None:
     if type(args) is not tuple:
         return "an action's choices must be listed as a tuple"
     assert isinstance(args, tuple)
+    if len(args) > MAX_ARGS:
+        return f"an action names at most {MAX_ARGS} choices, not {len(args)}"
     for arg in args:
         kind = type(arg)
         if kind is not int and kind is not str:

@@ -21,14 +21,14 @@ def deal(book: Rulebook, players: int, counts: Mapping[str, int], rng: random.Ra
     place them: the Werewolf and the Thief never under the chest house.
 
     The table and the composition are checked first (``deal_request``): the deck is
-    the fixed one (``counts`` empty, or naming it), and at least two players hold it
+    the fixed one (``counts`` empty, or naming exactly it), and at least two players hold it
     (one player would hold both the Werewolf and the Thief at every redeal)."""
     players, counts = deal_request(book, players, counts)
     deck_of = fixed_deck(players)
     asked = {card: n for card, n in counts.items() if n}
     if players < 2:
         raise SetupError(f"{book.id} needs two players at least, not {players}")
-    if asked and asked != deck_of:
+    if counts and asked != deck_of:
         cards = ", ".join(f"{n} {card}" for card, n in deck_of.items())
         raise SetupError(f"{book.id} deals one deck only, for {players} players: {cards}")
     deck = ["werewolf", "thief"] + ["townsfolk"] * (2 * players - 2)

@@ -428,6 +428,24 @@ def test_a_deal_built_by_hand_is_checked_as_new_games_arguments_are() -> None:
     refused(lambda: set_up(book, NAMES4, "a deal", {"lift_minimum": True}))  # type: ignore[arg-type]
 
 
+def test_a_name_and_an_option_are_measured_before_they_are_read() -> None:
+    """A name is measured before it is normalized, an option's value before it is
+    quoted (a list of a million items was rendered whole, then cut)."""
+    refused(lambda: new_game("werewolf", ["A" * 10**7, "B", "C", "D"], **VILLAGE4))
+    roles, counts = VILLAGE4["roles"], {"werewolf": 2, "villager": 6}
+    for value in (list(range(10**6)), "x" * 10**6, {"a": 1}, None, b"yes"):
+        options = {"lift_minimum": True, "little_girl_catch_chance": value}
+        refused(lambda o=options: new_game("werewolf", NAMES4, roles, options=o))
+        refused(lambda o=options: deal("werewolf", 8, counts, random.Random(0), o))
+    unchanged_afterwards()
+
+
+@pytest.mark.parametrize("rules", [5, None, b"werewolf", ["werewolf"], 2.5])
+def test_a_rulebook_that_is_not_one_is_a_rulebook_error(rules: object) -> None:
+    refused(lambda: deal(rules, 8, {}, random.Random(0)), lupus.RulebookError)  # type: ignore[arg-type]
+    refused(lambda: new_game(rules, NAMES4), lupus.RulebookError)  # type: ignore[arg-type]
+
+
 # ----------------------------------------------------------------- Game.apply's refusals
 
 ARGUMENTS = st.one_of(

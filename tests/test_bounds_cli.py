@@ -224,10 +224,33 @@ def test_play_refuses_every_bad_value_before_dealing(data: st.DataObject) -> Non
 
 @pytest.mark.parametrize(
     "args",
-    [["--port", "70000"], ["--port", "-1"], ["--log-level", "loud"], ["--host", "h" * 2000]],
+    [
+        ["--port", "70000"],
+        ["--port", "-1"],
+        ["--log-level", "loud"],
+        ["--host", "h" * 2000],
+        ["--database", "/nonexistent/lupus.db"],
+        ["--database", "d" * 300 + ".db"],
+    ],
 )
 def test_serve_refuses_a_bad_value_before_it_listens(args: list[str]) -> None:
     refused(["serve", *args])
+
+
+@pytest.mark.parametrize("plot", ["/nonexistent/plot.png", "z" * 300 + ".png"])
+def test_a_plot_that_cannot_be_written_is_refused_before_the_search(plot: str) -> None:
+    """It was written at the end, after every game, and a bad path was a traceback."""
+    assert "--plot" in refused(["balance", "--plot", plot, "--games", "3", "--workers", "1"])
+
+
+def test_the_terminal_reads_a_menu_number_of_any_length() -> None:
+    """``int`` refuses 4,300 digits, and ``"²"`` is a digit to ``isdigit``."""
+    from lupus.terminal import play
+
+    answers = iter(["9" * 5000, "²", "-1", "", None])
+    said: list[str] = []
+    game = play("werewolf", 8, 0, lambda _: next(answers), said.append, seed=1)
+    assert not game.finished and len(said) > 3
 
 
 # ----------------------------------------------------------------- paths

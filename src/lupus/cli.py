@@ -24,7 +24,7 @@ from lupus.engine.limits import (
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import cut, exact_int, quoted
 from lupus.families import family_of, load
-from lupus.files import path_problem, printable
+from lupus.files import path_problem, printable, shown_path
 from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
@@ -59,6 +59,24 @@ def _workers(workers: int | None) -> int:
     if workers is None:
         return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
     return exact_int(workers, "--workers", 1, MAX_WORKERS)
+
+
+def _writable(path: Path, what: str) -> None:
+    """SetupError unless a file could be written at ``path`` (its folder exists, its
+    name is not too long for the system), asked before the work whose result it keeps."""
+    import os
+
+    problem = path_problem(path)
+    if problem is None:
+        try:
+            if not path.parent.is_dir():
+                problem = f"no folder {shown_path(path.parent)}"
+            elif len(os.fsencode(path.name)) > os.pathconf(path.parent, "PC_NAME_MAX"):
+                problem = f"{shown_path(path)}: the name is too long for the system"
+        except (OSError, ValueError) as exc:
+            problem = f"{shown_path(path)}: {getattr(exc, 'strerror', None) or exc}"
+    if problem:
+        raise SetupError(f"{what}: {problem}")
 
 
 def _seed(seed: int) -> int:
@@ -335,6 +353,8 @@ def balance(
             raise typer.Exit(1) from exc
     try:
         n_workers = _workers(workers)
+        if plot is not None:  # (written at the end: a path that cannot be is refused now)
+            _writable(plot, "--plot")
         book = load(rules)
         counts = parse_players(players)
         # (the search checks every value, for every player count, before it plays one)
@@ -358,7 +378,10 @@ def balance(
             "no composition could be played" + (f": {why}" if why else " (none is accepted)")
         )
     if plot is not None:
-        bal.plot(result, str(plot))
+        try:
+            bal.plot(result, str(plot))
+        except OSError as exc:
+            raise _refuse(f"--plot: cannot write {shown_path(plot)}: {exc.strerror}") from exc
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
@@ -447,9 +470,7 @@ def serve(
     try:
         exact_int(port, "--port", 0, MAX_PORT)
         _text(host, "--host")
-        problem = path_problem(database)
-        if problem:
-            raise SetupError(f"--database: {problem}")
+        _writable(database, "--database")
         if log_level not in levels:
             raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
     except LupusError as exc:

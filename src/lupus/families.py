@@ -63,7 +63,13 @@ def load(rules: str) -> Rulebook:
 
 def rulebook(rules: str | Rulebook) -> Rulebook:
     """A rulebook given by id, path or as a loaded one, checked by its family."""
-    return load(rules) if isinstance(rules, str) else check(rules)
+    if isinstance(rules, str):
+        return load(rules)
+    if not isinstance(rules, Rulebook):
+        raise RulebookError(
+            f"a rulebook is an id, a .toml path or a Rulebook, not {kind_of(rules)}"
+        )
+    return check(rules)
 
 
 def new_game(

@@ -25,8 +25,8 @@ from lupus.engine.limits import (
     MAX_PATH_LENGTH,
     MAX_PLAYERS,
     MAX_SCENARIO_ACTIONS,
-    MAX_SCENARIO_TEXT,
     MAX_SEED,
+    MAX_TEXT,
 )
 from lupus.engine.model import LEADER, Action, Arg, Death, Event
 from lupus.engine.names import check_count
@@ -40,7 +40,7 @@ class ScenarioError(LupusError, ValueError):
     """A scenario file that cannot be read or set up (exit status 1)."""
 
 
-Text = Annotated[StrictStr, Field(max_length=MAX_SCENARIO_TEXT)]
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
 """Any string of a scenario file (a name, an id, a verb, the description)."""
 Card = Annotated[StrictStr, Field(max_length=MAX_ID_LENGTH)]
 """A role or character id."""
@@ -133,6 +133,7 @@ def parse(data: object, source: str = "scenario") -> Scenario:
     """The scenario ``data`` (decoded JSON) describes, or ScenarioError naming the key
     and the problem: the size of every list and table first, then every value's exact
     type and bounds."""
+    source = shown_path(source)
     if isinstance(data, dict):
         for key, most in SIZES.items():
             value = data.get(key)

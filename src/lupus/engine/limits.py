@@ -56,8 +56,9 @@ is read."""
 MAX_SCENARIO_ACTIONS: Final = 200_000
 """The most action lines a scenario file holds."""
 
-MAX_SCENARIO_TEXT: Final = 10_000
-"""The longest string in a scenario file (a name, an id, the description)."""
+MAX_TEXT: Final = 10_000
+"""The longest string accepted where no shorter limit applies: any string of a scenario
+file (a name, a verb, the description), an option's value."""
 
 MAX_GAMES: Final = 100_000_000
 """The most games ``lupus simulate`` plays in one run, and ``lupus balance`` per

@@ -36,6 +36,10 @@ from lupus.rulebooks.schema import Rulebook
 MAX_NAME_LENGTH: Final = 24
 """The longest name, in characters (code points of its NFC form)."""
 
+UNNORMALIZED: Final = 8 * MAX_NAME_LENGTH
+"""The longest name read before it is put in NFC: composing joins at most four code
+points into one, so a longer text cannot be a name of ``MAX_NAME_LENGTH``."""
+
 RESERVED_NAME: Final = "leader"
 """The game leader's name in scenario files; no player may take it, in any case."""
 
@@ -93,6 +97,11 @@ def checked_names(
         item = items[i]
         if not isinstance(item, str):
             raise SetupError(f"player {i + 1}'s name must be text, not {type(item).__name__}")
+        if len(item) > UNNORMALIZED:  # (measured before it is normalized)
+            raise SetupError(
+                f"player {i + 1}'s name {shown(item)}: a name has at most {MAX_NAME_LENGTH} "
+                f"characters, not {len(item)}"
+            )
         name = unicodedata.normalize("NFC", item)
         problem = name_problem(name, no_dot)
         if problem:

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Final, final
 
 from lupus.engine.errors import SetupError
-from lupus.engine.limits import MAX_OPTIONS
+from lupus.engine.limits import MAX_OPTIONS, MAX_TEXT
 from lupus.engine.untrusted import kind_of, quoted
 from lupus.rulebooks.facts import remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -52,14 +52,26 @@ def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
 
 def measured(given: object) -> None:
     """SetupError unless ``given`` is a mapping of at most ``MAX_OPTIONS`` option names
-    (text): checked before a key is hashed, sorted or looked up."""
+    (text) to values an option may have (a bool, an int, a float, a text of at most
+    ``MAX_TEXT`` characters): checked before a key is hashed, sorted or looked up, or a
+    value quoted."""
     if not isinstance(given, Mapping):
         raise SetupError(f"options map option names to values, not {kind_of(given)}")
     if len(given) > MAX_OPTIONS:
         raise SetupError(f"at most {MAX_OPTIONS} options, not {len(given)}")
-    for key in given:
+    for key, value in given.items():
         if type(key) is not str:
             raise SetupError(f"an option's name is text, not {kind_of(key)}")
+        kind = type(value)
+        if kind is str:
+            assert isinstance(value, str)
+            if len(value) > MAX_TEXT:
+                raise SetupError(f"option {quoted(key)}: at most {MAX_TEXT} characters")
+        elif kind is not bool and kind is not int and kind is not float:
+            raise SetupError(
+                f"option {quoted(key)} must be true or false, a number or a text, "
+                f"not {kind_of(value)}"
+            )
 
 
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:

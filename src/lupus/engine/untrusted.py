@@ -51,10 +51,11 @@ def parts_problem(actor: object, verb: object, args: object) -> str | None:
     return None
 
 
-def bounded(value: object) -> str:
+def bounded(value: object, depth: int = 0) -> str:
     """A short, safe rendering of something a client sent (for error messages): huge
-    numbers and long texts are cut, a container is named by its size (never rendered
-    whole), and a value whose ``repr`` fails is named by type."""
+    numbers and long texts are cut, a list, tuple or mapping of a few items is shown
+    item by item (``[True]``) and a larger or deeper one named by its size (never
+    rendered whole), and a value whose ``repr`` fails is named by type."""
     kind = type(value)
     if kind is int:
         assert isinstance(value, int)
@@ -66,13 +67,36 @@ def bounded(value: object) -> str:
         head = value[:SHORT]  # (cut before escaping: a long text costs nothing)
         text = head if head.isprintable() else repr(head)
         return text if len(text) <= SHORT and len(value) <= SHORT else text[: SHORT - 3] + "..."
-    if isinstance(value, (list, tuple, dict, set, frozenset, bytes, bytearray)):
+    if kind is list or kind is tuple or kind is dict:
+        assert isinstance(value, (list, tuple, dict))
+        if len(value) > MAX_SHOWN or depth >= 2:
+            return f"a {kind.__name__} of {len(value)} items"
+        if isinstance(value, dict):
+            inner = ", ".join([f"{item(k, depth)}: {item(v, depth)}" for k, v in value.items()])
+            text = "{" + inner + "}"
+        else:
+            inner = ", ".join([item(each, depth) for each in value])
+            if isinstance(value, tuple):
+                text = "(" + inner + ("," if len(value) == 1 else "") + ")"
+            else:
+                text = "[" + inner + "]"
+        return text if len(text) <= SHORT else f"a {kind.__name__} of {len(value)} items"
+    if isinstance(value, (set, frozenset, bytes, bytearray)):
         return f"a {kind.__name__} of {len(value)} items"
     try:
         text = repr(value)  # (a float, a bool, None, an object of the caller's)
     except Exception:  # (a malicious __repr__)
         return f"a {kind.__name__}"
     return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
+
+
+SHORT: Final = 40
+"""The most characters ``bounded`` renders one value in."""
+
+
+def item(value: object, depth: int) -> str:
+    """An item of a list or mapping ``bounded`` shows: a string in quotes."""
+    return quoted(value) if type(value) is str else bounded(value, depth + 1)
 
 
 def quoted(value: object) -> str:
@@ -83,10 +107,6 @@ def quoted(value: object) -> str:
         text = repr(value[:SHORT])
         return text if len(value) <= SHORT else text + "..."
     return bounded(value)
-
-
-SHORT: Final = 40
-"""The most characters ``bounded`` renders one value in."""
 
 
 def kind_of(value: object) -> str:

@@ -444,6 +444,7 @@ def test_a_name_and_an_option_are_measured_before_they_are_read() -> None:
 def test_a_rulebook_that_is_not_one_is_a_rulebook_error(rules: object) -> None:
     refused(lambda: deal(rules, 8, {}, random.Random(0)), lupus.RulebookError)  # type: ignore[arg-type]
     refused(lambda: new_game(rules, NAMES4), lupus.RulebookError)  # type: ignore[arg-type]
+    refused(lambda: lupus.composition(rules, 8), lupus.RulebookError)  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------- Game.apply's refusals

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final, cast, final
 
-from lupus.engine.errors import SetupError
+from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.limits import (
     MAX_ARGUMENT_TEXT,
     MAX_BAG,
@@ -60,6 +60,8 @@ class Deal(Value):
 
 def composition(book: Rulebook, players: int) -> dict[str, int]:
     """The rulebook's recommended composition for that many players."""
+    if not isinstance(book, Rulebook):  # (a caller may pass the id: ``lupus.load`` it)
+        raise RulebookError(f"composition takes a loaded Rulebook, not {kind_of(book)}")
     deck = book.compositions.get(str(players)) if type(players) is int else None
     if deck is None:
         sizes = ", ".join(sorted(book.compositions, key=int))
@@ -101,7 +103,10 @@ def checked_counts(book: Rulebook, counts: object) -> dict[str, int]:
             raise SetupError(
                 f"unknown role {quoted(role)} in {book.id} (roles: {', '.join(book.roles)})"
             )
-        checked[role] = exact_int(count, f"the count of {role}", 0, MAX_CARDS)
+        if type(count) is not int or not 0 <= count <= MAX_CARDS:  # (the message only then)
+            exact_int(count, f"the count of {role}", 0, MAX_CARDS)
+        assert isinstance(count, int)
+        checked[role] = count
     return checked
 
 

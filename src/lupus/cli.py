@@ -12,10 +12,19 @@ from typing import Annotated
 import typer
 
 from lupus import scenario as sc
-from lupus.engine.errors import LupusError
+from lupus.engine.errors import LupusError, SetupError
+from lupus.engine.limits import (
+    MAX_ARGUMENT_TEXT,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MAX_PORT,
+    MAX_SEED,
+    MAX_WORKERS,
+)
 from lupus.engine.model import LEADER
+from lupus.engine.untrusted import cut, exact_int, quoted
 from lupus.families import family_of, load
-from lupus.files import printable
+from lupus.files import path_problem, printable, shown_path
 from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
@@ -31,11 +40,54 @@ def _print_lines(lines: list[str]) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def _fail(exc: LupusError) -> typer.Exit:
+def _refuse(message: str) -> typer.Exit:
     """Say why on one line of stderr (anything that would not print as one plain line
-    escaped), and give the exit status 1."""
-    typer.echo(f"lupus: {printable(str(exc), None)}", err=True)
+    escaped, and cut at ``MAX_MESSAGE``), and give the exit status 1."""
+    typer.echo(f"lupus: {printable(cut(message), None)}", err=True)
     return typer.Exit(1)
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    """``_refuse`` with an error's message."""
+    return _refuse(str(exc) or type(exc).__name__)
+
+
+def _workers(workers: int | None) -> int:
+    """The worker processes asked for, or all cores (at most ``MAX_WORKERS``)."""
+    import os
+
+    if workers is None:
+        return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+    return exact_int(workers, "--workers", 1, MAX_WORKERS)
+
+
+def _writable(path: Path, what: str) -> None:
+    """SetupError unless a file could be written at ``path`` (its folder exists, its
+    name is not too long for the system), asked before the work whose result it keeps."""
+    import os
+
+    problem = path_problem(path)
+    if problem is None:
+        try:
+            if not path.parent.is_dir():
+                problem = f"no folder {shown_path(path.parent)}"
+            elif len(os.fsencode(path.name)) > os.pathconf(path.parent, "PC_NAME_MAX"):
+                problem = f"{shown_path(path)}: the name is too long for the system"
+        except (OSError, ValueError) as exc:
+            problem = f"{shown_path(path)}: {getattr(exc, 'strerror', None) or exc}"
+    if problem:
+        raise SetupError(f"{what}: {problem}")
+
+
+def _seed(seed: int) -> int:
+    return exact_int(seed, "--seed", 0, MAX_SEED)
+
+
+def _text(value: str, what: str) -> str:
+    """A command-line value of at most ``MAX_ARGUMENT_TEXT`` characters."""
+    if len(value) > MAX_ARGUMENT_TEXT:
+        raise SetupError(f"{what}: at most {MAX_ARGUMENT_TEXT} characters, not {len(value)}")
+    return value
 
 
 @app.command()
@@ -60,8 +112,7 @@ def replay(
     if seat is not None:
         seat = unicodedata.normalize("NFC", seat)  # the form the game keeps names in
         if seat not in game.names:
-            typer.echo(f"lupus: there is no player named {seat!r}", err=True)
-            raise typer.Exit(1)
+            raise _refuse(f"there is no player named {quoted(seat)}")
         viewer = game.names.index(seat)
     if as_json:
         # With --seat, only what that player saw (his view), as in the narration.
@@ -104,21 +155,29 @@ def demo(
 
 
 def _parse_options(pairs: list[str]) -> dict[str, object]:
+    """``--option key=value`` (repeated) -> options; a value is read as JSON when it is
+    (``true``, ``2``, ``0.5``), else as text. At most ``MAX_OPTIONS``, each at most
+    ``MAX_ARGUMENT_TEXT`` characters; the rulebook checks the rest."""
+    if len(pairs) > MAX_OPTIONS:
+        raise SetupError(f"--option: at most {MAX_OPTIONS} options, not {len(pairs)}")
     options: dict[str, object] = {}
     for pair in pairs:
-        key, sep, raw = pair.partition("=")
+        key, sep, raw = _text(pair, "--option").partition("=")
         if not sep:
-            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+            raise SetupError(f"--option: {quoted(pair)} is not key=value")
         try:
             options[key] = json.loads(raw)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # (not JSON: the text itself)
             options[key] = raw
     return options
 
 
 def _parse_bots(text: str) -> dict[str, str]:
+    """``random``, or ``werewolves=heuristic,villagers=random``: the rulebook's
+    factions and the known kinds are checked by ``SimConfig.check``."""
+    _text(text, "--bots")
     if "=" not in text:
-        return {"*": text}
+        return {"*": text.strip()}
     bots: dict[str, str] = {}
     for part in text.split(","):
         faction, _, kind = part.partition("=")
@@ -146,37 +205,36 @@ def simulate(
     ray_address: Annotated[str | None, typer.Option(help="An existing Ray cluster.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Self-play many seeded games and report win rates with 95% confidence intervals."""
-    import os
+    """Self-play many seeded games and report win rates with 95% confidence intervals.
 
+    Every value is checked before a game is played or a worker started (games from 1
+    to 100,000,000, workers from 1 to 256: docs/architecture.md, "Limits")."""
     from rich.progress import Progress
 
     from lupus.engine.deal import parse_counts
     from lupus.sim import SimConfig
     from lupus.sim import simulate as run
-    from lupus.sim.runner import MAX_ACTIONS
+    from lupus.sim.runner import MAX_ACTIONS, check_run, play_one
 
     try:
+        n_workers = _workers(workers)
+        check_run(games, n_workers, backend)
         book = load(rules)
-        counts = parse_counts(roles) if roles else {}
-        if roles:
-            players = sum(counts.values()) - (2 if "thief" in counts else 0)
+        counts = parse_counts(roles) if roles is not None else {}
+        if roles is not None:
+            players = sum(counts.values()) - (2 if counts.get("thief") else 0)
         config = SimConfig(
             rules=book.id,
             players=players,
             counts=counts,
             options=_parse_options(option or []),  # type: ignore[arg-type]
             bots=_parse_bots(bots),
-            seed=seed,
+            seed=_seed(seed),
         )
-        config.composition()
-        from lupus.sim.runner import play_one
-
-        play_one(config, 0, book)  # a bad setup fails here, before any worker starts
+        config.check()  # the table, the cards, the options, the bots
+        play_one(config, 0, book)  # a setup that fails in play fails here, before any worker
     except (LupusError, ValueError) as exc:
-        typer.echo(f"lupus: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    n_workers = workers or os.cpu_count() or 1
+        raise _fail(exc) from exc
     show = not as_json and games >= 2000 and sys.stderr.isatty()
     with Progress(transient=True, disable=not show) as bar:
         task = bar.add_task("playing", total=games)
@@ -207,38 +265,48 @@ def simulate(
     _print_lines(lines)
 
 
-def parse_players(text: str) -> list[int]:
-    """``8-12`` or ``8,10,12`` or ``8`` -> player counts (``lupus balance --players``)."""
-    from lupus.engine.errors import SetupError
+def _count(text: str, what: str, example: str) -> int:
+    """A whole number written in digits, from 1 to ``MAX_PLAYERS`` (a table's size, a
+    pack's), read without ``int``'s leniency (no sign, no underscore, no other script)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise SetupError(f"{what}: {quoted(text)} is not like {example}")
+    if len(text) > 4 or not 1 <= int(text) <= MAX_PLAYERS:
+        raise SetupError(f"{what}: a table has 1 to {MAX_PLAYERS} players, not {quoted(text)}")
+    return int(text)
 
-    found: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, sep, hi = part.strip().partition("-")
-            if sep:
-                found.extend(range(int(lo), int(hi) + 1))
-            elif lo:
-                found.append(int(lo))
-    except ValueError as exc:
-        raise SetupError(f"--players: {text!r} is not like 8-12 or 8,10,12") from exc
+
+def parse_players(text: str) -> list[int]:
+    """``8-12`` or ``8,10,12`` or ``8`` -> player counts (``lupus balance --players``),
+    each from 1 to ``MAX_PLAYERS``, read before any is played (the rulebook's bounds are
+    checked for all of them by the search, before it starts)."""
+    example = "8-12 or 8,10,12"
+    found: set[int] = set()
+    for part in _text(text, "--players").split(","):
+        lo, sep, hi = part.strip().partition("-")
+        if sep:
+            low, high = _count(lo, "--players", example), _count(hi, "--players", example)
+            if low > high:
+                raise SetupError(f"--players: {quoted(part.strip())} goes down, not up")
+            found.update(range(low, high + 1))
+        elif lo:
+            found.add(_count(lo, "--players", example))
     if not found:
         raise SetupError("--players: no player count")
-    return sorted(set(found))
+    return sorted(found)
 
 
 def parse_range(text: str) -> tuple[int | None, int | None]:
     """``2-4``, ``2-`` (2 to the default), ``-4`` or ``3`` -> (low, high); None: default
-    (``lupus balance --pack``)."""
-    from lupus.engine.errors import SetupError
-
-    lo, sep, hi = text.strip().partition("-")
-    try:
-        low = int(lo) if lo else None
-        high = (int(hi) if hi else None) if sep else low
-    except ValueError as exc:
-        raise SetupError(f"--pack: {text!r} is not like 1-3, 2- or 3") from exc
+    (``lupus balance --pack``), each size from 1 to ``MAX_PLAYERS``."""
+    example = "1-3, 2- or 3"
+    lo, sep, hi = _text(text, "--pack").strip().partition("-")
+    low = _count(lo, "--pack", example) if lo.strip() else None
+    high = (_count(hi, "--pack", example) if hi.strip() else None) if sep else low
     if low is None and high is None:
         raise SetupError("--pack: give at least one pack size")
+    if low is not None and high is not None and low > high:
+        raise SetupError(f"--pack: {quoted(text.strip())} goes down, not up")
     return low, high
 
 
@@ -271,8 +339,6 @@ def balance(
     Fair is a 50% win rate for the village (villagers, town); in Lupusburg, whose deck is
     fixed, a Werewolf win rate of 1/players (the Werewolf card worth any other deal).
     """
-    import os
-
     from lupus.sim import balance as bal
 
     if plot is not None:
@@ -285,10 +351,13 @@ def balance(
                 err=True,
             )
             raise typer.Exit(1) from exc
-    n_workers = workers or os.cpu_count() or 1
     try:
+        n_workers = _workers(workers)
+        if plot is not None:  # (written at the end: a path that cannot be is refused now)
+            _writable(plot, "--plot")
         book = load(rules)
         counts = parse_players(players)
+        # (the search checks every value, for every player count, before it plays one)
         result = bal.search(
             book,
             counts,
@@ -296,16 +365,23 @@ def balance(
             top=top,
             bots=_parse_bots(bots),
             options=_parse_options(option or []),  # type: ignore[arg-type]
-            seed=seed,
+            seed=_seed(seed),
             workers=n_workers,
-            pack=parse_range(pack) if pack else None,
+            pack=parse_range(pack) if pack is not None else None,
             progress=None if as_json or not sys.stderr.isatty() else typer.echo,
         )
     except (LupusError, ValueError) as exc:
-        typer.echo(f"lupus: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise _fail(exc) from exc
+    if not any(c.games_played for c in result.counts):  # no success on zero work
+        why = next((w for c in result.counts for w in c.rejected.values()), "")
+        raise _refuse(
+            "no composition could be played" + (f": {why}" if why else " (none is accepted)")
+        )
     if plot is not None:
-        bal.plot(result, str(plot))
+        try:
+            bal.plot(result, str(plot))
+        except OSError as exc:
+            raise _refuse(f"--plot: cannot write {shown_path(plot)}: {exc.strerror}") from exc
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
@@ -346,11 +422,19 @@ def play(
     bots: Annotated[str, typer.Option(help="Bot kind for the other seats.")] = "random",
 ) -> None:
     """Play a game in the terminal against bots: your view only, menus at your prompts."""
+    from lupus.bots.kinds import KINDS
+    from lupus.engine.deal import table_size
     from lupus.terminal import play as run
 
-    if not 1 <= seat <= players:
-        typer.echo(f"lupus: --seat is 1 to {players}", err=True)
-        raise typer.Exit(1)
+    try:  # every value before the game is dealt
+        table_size(load(rules), players)
+        exact_int(seat, "--seat", 1, players)
+        if seed is not None:
+            _seed(seed)
+        if bots not in KINDS:
+            raise SetupError(f"--bots: unknown bot kind {quoted(bots)} ({', '.join(KINDS)})")
+    except LupusError as exc:
+        raise _fail(exc) from exc
 
     def ask(question: str) -> str | None:
         try:
@@ -361,8 +445,7 @@ def play(
     try:
         run(rules, players, seat - 1, ask, typer.echo, lang=lang, seed=seed, bots=bots)
     except (LupusError, ValueError) as exc:
-        typer.echo(f"lupus: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise _fail(exc) from exc
 
 
 @app.command()
@@ -383,6 +466,15 @@ def serve(
     """
     from lupus.server.serving import run as run_server
 
+    levels = ("debug", "info", "warning", "error", "critical")
+    try:
+        exact_int(port, "--port", 0, MAX_PORT)
+        _text(host, "--host")
+        _writable(database, "--database")
+        if log_level not in levels:
+            raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+    except LupusError as exc:
+        raise _fail(exc) from exc
     run_server(host, port, database, log_level)
 
 

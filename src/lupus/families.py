@@ -14,10 +14,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Final
 
-from lupus.engine.deal import Deal
-from lupus.engine.errors import RulebookError
+from lupus.engine.deal import Deal, checked_deal, deal_request
+from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
+from lupus.engine.limits import MAX_SEED
+from lupus.engine.names import check_count
+from lupus.engine.options import measured, resolve_options
+from lupus.engine.untrusted import exact_int, kind_of
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -59,7 +63,13 @@ def load(rules: str) -> Rulebook:
 
 def rulebook(rules: str | Rulebook) -> Rulebook:
     """A rulebook given by id, path or as a loaded one, checked by its family."""
-    return load(rules) if isinstance(rules, str) else check(rules)
+    if isinstance(rules, str):
+        return load(rules)
+    if not isinstance(rules, Rulebook):
+        raise RulebookError(
+            f"a rulebook is an id, a .toml path or a Rulebook, not {kind_of(rules)}"
+        )
+    return check(rules)
 
 
 def new_game(
@@ -80,7 +90,8 @@ def new_game(
     Village rulebooks take ``roles`` (one card per player, in seat order) and, with a
     Thief, ``extra_cards``; Lupusburg takes ``characters`` (two per player, under house
     1 and house 2), ``chests`` (1 or 2 per player), the first ``burgomaster`` and
-    optionally the ``bag``'s order.
+    optionally the ``bag``'s order. Every argument is measured and its type checked
+    exactly before anything is copied or set up (``checked_deal``, ``set_up``).
 
     >>> from lupus import new_game
     >>> game = new_game("werewolf", ["Ann", "Bob", "Cy", "Dee"],
@@ -89,15 +100,18 @@ def new_game(
     >>> game.phase, game.number, game.waiting()
     ('night', 1, [1])
     """
-    deal = Deal(
-        roles=tuple(roles),
-        extra_cards=tuple(extra_cards),
-        characters=tuple(tuple(pair) for pair in characters),
-        chests=tuple(chests),
-        burgomaster=burgomaster,
-        bag=None if bag is None else tuple(bag),
-    )
-    return set_up(rules, players, deal, options, seed)
+    book = rulebook(rules)
+    measure_table(book, players)  # (the number of players first, as in every refusal)
+    dealt = checked_deal(roles, extra_cards, characters, chests, burgomaster, bag)
+    return set_up(book, players, dealt, options, seed)
+
+
+def measure_table(book: Rulebook, players: object) -> None:
+    """SetupError unless ``players`` is a list of a number of names ``book`` is played
+    by: counted before any name is read."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise SetupError(f"the players are a list of names, not {kind_of(players)}")
+    check_count(book, len(players))
 
 
 def set_up(
@@ -107,8 +121,22 @@ def set_up(
     options: dict[str, OptionValue] | None = None,
     seed: int = 0,
 ) -> Game:
-    """``new_game`` with the deal as one value (a random ``deal``, a scenario's)."""
+    """``new_game`` with the deal as one value (a random ``deal``, a scenario's).
+
+    What a caller hands in is checked before the family sees it: the table's size
+    before any name, the deal's parts (``checked_deal``: a ``Deal`` built by hand
+    trusts its caller), the options' number and names, the seed (a whole number from
+    0 to ``MAX_SEED``)."""
     book = rulebook(rules)
+    measure_table(book, players)
+    if type(deal) is not Deal:
+        raise SetupError(f"a deal is a lupus.Deal, not {kind_of(deal)}")
+    deal = checked_deal(
+        deal.roles, deal.extra_cards, deal.characters, deal.chests, deal.burgomaster, deal.bag
+    )
+    if options is not None:
+        measured(options)
+    seed = exact_int(seed, "the seed", 0, MAX_SEED)
     return family_of(book).new_game(book, players, deal, options, seed)
 
 
@@ -119,9 +147,18 @@ def deal(
     rng: random.Random,
     options: Mapping[str, OptionValue] | None = None,
 ) -> Deal:
-    """A random deal of ``counts`` to ``players`` seats that the rules accept."""
+    """A random deal of ``counts`` to ``players`` seats that the rules accept.
+
+    Everything is checked before a card is laid out: the number of players (exactly an
+    int, within the rulebook's bounds), the composition (known roles, whole counts from
+    0 to ``MAX_CARDS``, the cards counted against the seats), the generator, the
+    options (by exact type, as ``new_game`` checks them)."""
     book = rulebook(rules)
-    return family_of(book).deal(book, players, counts, rng, options or {})
+    players, counts = deal_request(book, players, counts)
+    if not isinstance(rng, random.Random):
+        raise SetupError(f"a deal draws from a random.Random, not {kind_of(rng)}")
+    chosen = resolve_options(book, {} if options is None else options)
+    return family_of(book).deal(book, players, counts, rng, chosen)
 
 
 def register_role(role: Role) -> None:

@@ -10,52 +10,81 @@ import json
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
+from lupus.engine.limits import (
+    MAX_ARGS,
+    MAX_BAG,
+    MAX_CARDS,
+    MAX_ID_LENGTH,
+    MAX_OPTIONS,
+    MAX_PATH_LENGTH,
+    MAX_PLAYERS,
+    MAX_SCENARIO_ACTIONS,
+    MAX_SEED,
+    MAX_TEXT,
+)
 from lupus.engine.model import LEADER, Action, Arg, Death, Event
 from lupus.engine.names import check_count
+from lupus.engine.untrusted import quoted
 from lupus.engine.views import View
 from lupus.families import family_of, load, set_up
-from lupus.files import read_text, validation_problems
+from lupus.files import read_text, shown_path, validation_problems
 
 
 class ScenarioError(LupusError, ValueError):
     """A scenario file that cannot be read or set up (exit status 1)."""
 
 
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+"""Any string of a scenario file (a name, an id, a verb, the description)."""
+Card = Annotated[StrictStr, Field(max_length=MAX_ID_LENGTH)]
+"""A role or character id."""
+
+
 class ScenarioAction(BaseModel):
+    """One line of ``actions``; types are exact (a coin is a JSON integer, not ``"3"``
+    or ``true``), strings and lists bounded."""
+
     model_config = ConfigDict(extra="forbid")
 
-    actor: str
-    do: str
-    target: str | None = None
-    targets: list[str] | None = None
-    card: str | None = None
-    coin: int | None = None
+    actor: Text
+    do: Text
+    target: Text | None = None
+    targets: list[Text] | None = Field(default=None, max_length=MAX_ARGS)
+    card: Card | None = None
+    coin: StrictInt | None = Field(default=None, ge=-(10**9), le=10**9)
 
 
 class Scenario(BaseModel):
+    """A scenario file (docs/scenarios.md). Every value has its exact JSON type (a seed
+    is an integer, not ``"3"`` or ``true``) and every string, list and table a bounded
+    size (``lupus.engine.limits``), checked before anything is set up; the rules check
+    the rest (names, cards, options)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    rules: str
-    description: str | None = None
-    expect: dict[str, Any] | None = Field(
+    rules: Annotated[StrictStr, Field(max_length=MAX_PATH_LENGTH)]
+    description: Text | None = None
+    expect: dict[StrictStr, Any] | None = Field(
         default=None, description="what the replay must give (test metadata, ignored in play)"
     )
-    options: dict[str, Any] = Field(default_factory=dict)
-    seed: int = 0
-    players: list[str]
-    roles: dict[str, str] | None = None
-    extra_cards: list[str] = Field(default_factory=list)
-    characters: dict[str, list[str]] | None = None
-    chests: dict[str, int] | None = None
-    burgomaster: str | None = None
-    bag: list[int] | None = None
-    actions: list[ScenarioAction] = Field(default_factory=list)
+    options: dict[Text, Any] = Field(default_factory=dict, max_length=MAX_OPTIONS)
+    seed: StrictInt = Field(default=0, ge=0, le=MAX_SEED)
+    players: list[Text] = Field(max_length=MAX_PLAYERS)
+    roles: dict[Text, Card] | None = Field(default=None, max_length=MAX_PLAYERS)
+    extra_cards: list[Card] = Field(default_factory=list, max_length=MAX_CARDS)
+    characters: dict[Text, Annotated[list[Card], Field(max_length=MAX_ARGS)]] | None = Field(
+        default=None, max_length=MAX_PLAYERS
+    )
+    chests: dict[Text, StrictInt] | None = Field(default=None, max_length=MAX_PLAYERS)
+    burgomaster: Text | None = None
+    bag: list[StrictInt] | None = Field(default=None, max_length=MAX_BAG)
+    actions: list[ScenarioAction] = Field(default_factory=list, max_length=MAX_SCENARIO_ACTIONS)
 
 
 @dataclass
@@ -74,18 +103,42 @@ def read(path: Path) -> Scenario:
     """The scenario in a file, or ScenarioError in one line saying why it cannot be
     (unreadable, not UTF-8, not JSON, a number too long, nesting too deep, bad keys)."""
     text = read_text(path, ScenarioError)
+    where = shown_path(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid JSON: {exc}") from exc
+        raise ScenarioError(f"{where}: not valid JSON: {exc}") from exc
     except ValueError as exc:  # an integer longer than Python reads (4300 digits)
-        raise ScenarioError(f"{path}: not valid JSON: a number has too many digits") from exc
+        raise ScenarioError(f"{where}: not valid JSON: a number has too many digits") from exc
     except RecursionError as exc:
-        raise ScenarioError(f"{path}: not valid JSON: nested too deeply") from exc
-    return parse(data, str(path))
+        raise ScenarioError(f"{where}: not valid JSON: nested too deeply") from exc
+    return parse(data, where)
+
+
+SIZES = {
+    "players": MAX_PLAYERS,
+    "roles": MAX_PLAYERS,
+    "characters": MAX_PLAYERS,
+    "chests": MAX_PLAYERS,
+    "extra_cards": MAX_CARDS,
+    "bag": MAX_BAG,
+    "options": MAX_OPTIONS,
+    "actions": MAX_SCENARIO_ACTIONS,
+}
+"""The most items each list or table of a scenario holds (measured before its items
+are read: the schema reads every item before it counts them)."""
 
 
 def parse(data: object, source: str = "scenario") -> Scenario:
+    """The scenario ``data`` (decoded JSON) describes, or ScenarioError naming the key
+    and the problem: the size of every list and table first, then every value's exact
+    type and bounds."""
+    source = shown_path(source)
+    if isinstance(data, dict):
+        for key, most in SIZES.items():
+            value = data.get(key)
+            if isinstance(value, (list, dict)) and len(value) > most:
+                raise ScenarioError(f"{source}: {key}: at most {most} items, not {len(value)}")
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -128,7 +181,7 @@ def to_action(game: Game, step: ScenarioAction) -> Action:
     elif who in game.names:
         actor = game.names.index(who)
     else:
-        raise IllegalAction(f"there is no player named {step.actor!r}")
+        raise IllegalAction(f"there is no player named {quoted(step.actor)}")
     args: list[Arg] = []
     for name in ([step.target] if step.target is not None else []) + (step.targets or []):
         args.append(game.parse_target(step.do, unicodedata.normalize("NFC", name)))

@@ -40,7 +40,13 @@ def choose(narrator: Narrator, view: View, ask: Ask, say: Say) -> Action | None:
         if answer is None:
             return None
         answer = answer.strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(menu):
+        # (ASCII digits, and few: int() refuses 4,300 digits, and "²" is a digit)
+        if (
+            answer.isascii()
+            and answer.isdigit()
+            and len(answer) <= 6
+            and 1 <= int(answer) <= len(menu)
+        ):
             prompt, args = menu[int(answer) - 1]
             return Action(view.seat, prompt.verb, args)
         say(narrator.t("ui_bad_choice", count=len(menu)))

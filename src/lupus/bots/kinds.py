@@ -5,6 +5,7 @@ from __future__ import annotations
 from lupus.bots.base import Bot
 from lupus.bots.heuristic import heuristic_bot
 from lupus.bots.random_bot import RandomBot
+from lupus.engine.untrusted import quoted
 
 KINDS = ("random", "heuristic")
 
@@ -15,4 +16,4 @@ def make_bot(kind: str, rulebook: str) -> Bot:
         return RandomBot()
     if kind == "heuristic":
         return heuristic_bot(rulebook)
-    raise ValueError(f"unknown bot kind {kind!r} ({', '.join(KINDS)})")
+    raise ValueError(f"unknown bot kind {quoted(kind)} ({', '.join(KINDS)})")

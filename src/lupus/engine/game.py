@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from lupus.engine import draw
 from lupus.engine.errors import IllegalAction, RulebookError
+from lupus.engine.limits import MAX_SHOWN
 from lupus.engine.model import (
     LEADER,
     PUBLIC,
@@ -32,7 +33,7 @@ from lupus.engine.model import (
 )
 from lupus.engine.options import resolved
 from lupus.engine.step import Step
-from lupus.engine.untrusted import bounded, exact_args
+from lupus.engine.untrusted import bounded, exact_args, few, quoted
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -291,7 +292,7 @@ class Game:
         # (as plain objects: compiled, reading an ``Args`` item checks its type, and a
         # refused action's arguments may be of any type)
         raw: tuple[object, ...] = action.args
-        given = ", ".join([self.given(a, verb) for a in raw]) or "nothing"
+        given = few([self.given(a, verb) for a in raw[:MAX_SHOWN]], len(raw)) or "nothing"
         if len(prompt.choices) > 12:
             return f"{who} cannot {action.verb} {given} now"
         allowed = "; ".join(
@@ -319,7 +320,7 @@ class Game:
         """The argument a player named in a scenario or a form means for ``verb``."""
         if text in self.names:
             return self.names.index(text)
-        raise IllegalAction(f"there is no player named {text!r}")
+        raise IllegalAction(f"there is no player named {quoted(text)}")
 
     def house_name(self, house: int) -> str:
         return str(house)

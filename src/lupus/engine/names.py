@@ -29,11 +29,16 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_PLAYERS
 from lupus.rulebooks.facts import KEPT
 from lupus.rulebooks.schema import Rulebook
 
 MAX_NAME_LENGTH: Final = 24
 """The longest name, in characters (code points of its NFC form)."""
+
+UNNORMALIZED: Final = 8 * MAX_NAME_LENGTH
+"""The longest name read before it is put in NFC: composing joins at most four code
+points into one, so a longer text cannot be a name of ``MAX_NAME_LENGTH``."""
 
 RESERVED_NAME: Final = "leader"
 """The game leader's name in scenario files; no player may take it, in any case."""
@@ -49,11 +54,11 @@ _REORDERING: Final = frozenset(
 
 
 def check_count(book: Rulebook, n: int) -> None:
-    """Refuse a table of the wrong size (before anything is done per name)."""
-    if not book.min_players <= n <= book.max_players:
-        raise SetupError(
-            f"{book.id} is played by {book.min_players} to {book.max_players} players, not {n}"
-        )
+    """Refuse a table of the wrong size (before anything is done per name): the
+    rulebook's bounds, and never more than ``MAX_PLAYERS``."""
+    low, high = book.min_players, min(book.max_players, MAX_PLAYERS)
+    if not low <= n <= high:
+        raise SetupError(f"{book.id} is played by {low} to {high} players, not {n}")
 
 
 def player_names(
@@ -92,6 +97,11 @@ def checked_names(
         item = items[i]
         if not isinstance(item, str):
             raise SetupError(f"player {i + 1}'s name must be text, not {type(item).__name__}")
+        if len(item) > UNNORMALIZED:  # (measured before it is normalized)
+            raise SetupError(
+                f"player {i + 1}'s name {shown(item)}: a name has at most {MAX_NAME_LENGTH} "
+                f"characters, not {len(item)}"
+            )
         name = unicodedata.normalize("NFC", item)
         problem = name_problem(name, no_dot)
         if problem:

@@ -9,6 +9,8 @@ from types import MappingProxyType
 from typing import Final, final
 
 from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_OPTIONS, MAX_TEXT
+from lupus.engine.untrusted import kind_of, quoted
 from lupus.rulebooks.facts import remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -24,12 +26,14 @@ class Resolved:
 
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
-    """Every option of the rulebook, with the given values checked against its spec."""
+    """Every option of the rulebook, with the given values checked against its spec
+    (at most ``MAX_OPTIONS``, each named by text: ``measured``)."""
     return dict(resolved(rulebook, given).values)
 
 
 def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
     """``resolve_options``, kept in the rulebook's facts per set of given options."""
+    measured(given)
     try:
         # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
         # accepts only one of them.
@@ -46,11 +50,37 @@ def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
     return made
 
 
+def measured(given: object) -> None:
+    """SetupError unless ``given`` is a mapping of at most ``MAX_OPTIONS`` option names
+    (text) to values an option may have (a bool, an int, a float, a text of at most
+    ``MAX_TEXT`` characters): checked before a key is hashed, sorted or looked up, or a
+    value quoted."""
+    if not isinstance(given, Mapping):
+        raise SetupError(f"options map option names to values, not {kind_of(given)}")
+    if len(given) > MAX_OPTIONS:
+        raise SetupError(f"at most {MAX_OPTIONS} options, not {len(given)}")
+    for key, value in given.items():
+        if type(key) is not str:
+            raise SetupError(f"an option's name is text, not {kind_of(key)}")
+        kind = type(value)
+        if kind is str:
+            assert isinstance(value, str)
+            if len(value) > MAX_TEXT:
+                raise SetupError(f"option {quoted(key)}: at most {MAX_TEXT} characters")
+        elif kind is not bool and kind is not int and kind is not float:
+            raise SetupError(
+                f"option {quoted(key)} must be true or false, a number or a text, "
+                f"not {kind_of(value)}"
+            )
+
+
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:
     unknown = sorted(set(given) - set(rulebook.options))
     if unknown:
         known = ", ".join(sorted(rulebook.options)) or "none"
-        raise SetupError(f"unknown option {unknown[0]!r} for {rulebook.id} (options: {known})")
+        raise SetupError(
+            f"unknown option {quoted(unknown[0])} for {rulebook.id} (options: {known})"
+        )
     values: dict[str, OptionValue] = {}
     for key, spec in rulebook.options.items():
         try:

@@ -11,6 +11,7 @@ from lupus.engine.errors import SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.step import Step
+from lupus.engine.untrusted import quoted
 from lupus.lupusburg import deal as dealing
 from lupus.lupusburg.day import BetTurn, PrivilegeStep
 from lupus.lupusburg.game import HOUSE_VERBS, Layout, LupusburgGame
@@ -88,7 +89,7 @@ class LupusburgFamily(Family):
         rng: random.Random,
         options: Mapping[str, OptionValue],
     ) -> Deal:
-        return dealing.deal(players, rng)
+        return dealing.deal(book, players, counts, rng)
 
     def step_ids(self) -> list[str]:
         return list(STEPS)
@@ -103,7 +104,7 @@ class LupusburgFamily(Family):
         every_player("chests", chests, players, "nothing for")
         burgomaster = record.get("burgomaster")
         if burgomaster is not None and burgomaster not in players:
-            raise ValueError(f"burgomaster: {burgomaster!r} is not among the players")
+            raise ValueError(f"burgomaster: {quoted(burgomaster)} is not among the players")
         # (the scenario's schema has checked the types: names to lists of characters,
         # names to chests, a list of coins)
         held = cast("Mapping[str, Sequence[str]]", characters)
@@ -117,7 +118,7 @@ class LupusburgFamily(Family):
         )
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
-        return {"werewolf": 1, "thief": 1, "townsfolk": 2 * players - 2}
+        return dealing.fixed_deck(players)
 
     def main_faction(self, book: Rulebook) -> str:
         """The lone Werewolf."""

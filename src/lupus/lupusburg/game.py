@@ -18,6 +18,7 @@ from lupus.engine.interned import one_each
 from lupus.engine.model import Action, Args, Death, Outcome, Prompt
 from lupus.engine.names import player_names
 from lupus.engine.step import Step
+from lupus.engine.untrusted import bounded, quoted
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -160,7 +161,9 @@ class LupusburgGame(Game):
             return super().parse_target(verb, text)
         player, _, number = text.rpartition(".")
         if player not in self.names or number not in ("1", "2"):
-            raise IllegalAction(f"there is no house {text!r} (houses read like Anna.1, Anna.2)")
+            raise IllegalAction(
+                f"there is no house {quoted(text)} (houses read like Anna.1, Anna.2)"
+            )
         return 2 * self.names.index(player) + int(number) - 1
 
     # ------------------------------------------------------------------ the record
@@ -350,16 +353,15 @@ def check_setup(
         raise SetupError("every player holds exactly two characters, one under each house")
     if len(chests) != n:
         raise SetupError("every player has one chest, under house 1 or 2")
-    if (
-        not isinstance(burgomaster, int)
-        or isinstance(burgomaster, bool)
-        or not 0 <= burgomaster < n
-    ):
-        raise SetupError(f"the first Burgomaster is one of the {n} players, not {burgomaster!r}")
+    # Read as objects, with exact types: compiled code would turn a True given as an
+    # int into a 1, and a float 1.0 equals 1 (a chest at 1.0 breaks the first bet).
+    first = cast("object", burgomaster)
+    if type(first) is not int or not 0 <= burgomaster < n:
+        raise SetupError(f"the first Burgomaster is one of the {n} players, not {bounded(first)}")
     deck = count_cards([c for pair in characters for c in pair])
     unknown = sorted(set(deck) - {WEREWOLF, THIEF, TOWNSFOLK})
     if unknown:
-        raise SetupError(f"unknown character {unknown[0]!r} (werewolf, thief, townsfolk)")
+        raise SetupError(f"unknown character {quoted(unknown[0])} (werewolf, thief, townsfolk)")
     if deck.get(WEREWOLF, 0) != 1 or deck.get(THIEF, 0) != 1 or deck.get(TOWNSFOLK, 0) != 2 * n - 2:
         raise SetupError(
             f"the deck for {n} players is 1 werewolf, 1 thief and {2 * n - 2} townsfolk"
@@ -367,14 +369,18 @@ def check_setup(
     for seat, pair in enumerate(characters):
         if WEREWOLF in pair and THIEF in pair:
             raise SetupError(f"{names[seat]} holds both the werewolf and the thief: redeal")
-        # Read as objects: compiled code would turn a True given as an int into a 1.
         chest = cast("Sequence[object]", chests)[seat]
-        if isinstance(chest, bool) or chest not in (1, 2):
-            raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {chest!r}")
-        if pair[chest - 1] != TOWNSFOLK:
+        if type(chest) is not int or chest not in (1, 2):
+            raise SetupError(f"{names[seat]}'s chest is under house 1 or 2, not {bounded(chest)}")
+        if pair[chests[seat] - 1] != TOWNSFOLK:
             raise SetupError(
                 f"{names[seat]}: the werewolf and the thief may not live under the chest house"
             )
-    if bag is not None and sorted(bag) != sorted(spec.bag):
+    given = cast("Sequence[object] | None", bag)
+    if given is not None and (
+        len(given) != len(spec.bag)
+        or any(type(coin) is not int for coin in given)
+        or sorted(bag or ()) != sorted(spec.bag)
+    ):
         coins = ", ".join(str(c) for c in spec.bag)
         raise SetupError(f"the bag holds exactly the coins {coins}, in any order")

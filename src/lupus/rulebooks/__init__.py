@@ -15,7 +15,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lupus.engine.errors import RulebookError
-from lupus.files import read_text, validation_problems
+from lupus.engine.untrusted import quoted
+from lupus.files import path_problem, read_text, shown_path, validation_problems
 from lupus.rulebooks.schema import MechanicsSpec, OptionSpec, RoleSpec, Rulebook, WinSpec
 
 __all__ = [
@@ -42,16 +43,24 @@ def load(rulebook_id: str) -> Rulebook:
     if rulebook_id in available():
         text = resources.files(__package__).joinpath(f"{rulebook_id}.toml").read_text("utf-8")
         return parse(text, f"{rulebook_id}.toml")
+    problem = path_problem(rulebook_id)  # (measured before the system is asked)
+    if problem:
+        raise RulebookError(f"{shown_path(rulebook_id)}: {problem}")
     path = Path(rulebook_id)
-    if path.suffix == ".toml" and path.is_file():
+    try:
+        found = path.suffix == ".toml" and path.is_file()
+    except OSError as exc:  # (a name too long for the system, a loop of links)
+        reason = exc.strerror or type(exc).__name__
+        raise RulebookError(f"{shown_path(rulebook_id)}: cannot read: {reason}") from exc
+    if found:
         return load_file(path)
     known = ", ".join(available())
-    raise RulebookError(f"unknown rulebook {rulebook_id!r} (known: {known}, or a .toml path)")
+    raise RulebookError(f"unknown rulebook {quoted(rulebook_id)} (known: {known}, or a .toml path)")
 
 
 def load_file(path: Path) -> Rulebook:
     """A rulebook file, or RulebookError in one line saying why it cannot be."""
-    return parse(read_text(path, RulebookError), str(path))
+    return parse(read_text(path, RulebookError), shown_path(path))
 
 
 def parse(text: str, source: str) -> Rulebook:

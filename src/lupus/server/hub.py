@@ -18,6 +18,8 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from lupus.engine.model import LEADER
+from lupus.engine.untrusted import bounded
+from lupus.files import printable
 from lupus.server.chat import post
 from lupus.server.clients import Client
 from lupus.server.protocol import (
@@ -264,7 +266,7 @@ def leaders_answer(room: Room, seat: int, state_id: int) -> int:
     if game is None or room.status != "playing":
         raise ProtocolError("not_allowed", "no game is being played")
     if not 0 <= seat < game.n:
-        raise ProtocolError("not_allowed", f"there is no seat {seat + 1}")
+        raise ProtocolError("not_allowed", f"there is no seat {bounded(seat + 1)}")
     if state_id != game.state_id:
         raise ProtocolError("stale", "the game moved on: look again and choose again")
     return game.view(seat).state_id
@@ -273,5 +275,6 @@ def leaders_answer(room: Room, seat: int, state_id: int) -> int:
 def explain(error: ValidationError) -> str:
     """A pydantic refusal in one sentence (its first problem)."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+    where = ".".join(printable(str(part)) for part in first["loc"][:8])
+    message = printable(str(first["msg"]), 300)
+    return f"{where}: {message}" if where else message

@@ -25,6 +25,7 @@ from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Prompt
 from lupus.engine.names import checked_names, name_key
+from lupus.engine.untrusted import bounded
 from lupus.families import deal as random_deal
 from lupus.families import family_of, load, set_up
 from lupus.server import chat
@@ -212,7 +213,7 @@ class Room:
 
     def check_seat_number(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
-            raise ProtocolError("not_allowed", f"there is no seat {seat + 1}")
+            raise ProtocolError("not_allowed", f"there is no seat {bounded(seat + 1)}")
 
     def changed_lobby(self) -> None:
         self.save()

@@ -15,12 +15,34 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from lupus.engine.deal import composition
 from lupus.engine.errors import LupusError
+from lupus.engine.limits import (
+    MAX_CARDS,
+    MAX_COMPOSITION_ENTRIES,
+    MAX_ID_LENGTH,
+    MAX_OPTION_TEXT,
+    MAX_OPTIONS,
+    MAX_ROOM_PLAYERS,
+    MAX_SEED,
+)
 from lupus.engine.names import checked_names
 from lupus.engine.options import resolve_options
+from lupus.engine.untrusted import quoted
 from lupus.families import deal, family_of, load, set_up
 from lupus.rulebooks import available
 
 Bound = Literal["random", "heuristic"]
+
+Id = Annotated[StrictStr, Field(max_length=MAX_ID_LENGTH)]
+"""A role, option or step id (the engine says whether the rulebook knows it)."""
+Seconds = Annotated[StrictFloat, Field(gt=0, le=7200, allow_inf_nan=False)]
+OptionValue = (
+    StrictBool
+    | Annotated[StrictInt, Field(ge=-(2**63), le=2**63)]
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+    | Annotated[StrictStr, Field(max_length=MAX_OPTION_TEXT)]
+)
+"""An option's value as a host may send it; the rulebook checks its exact type and
+range (``lupus.engine.options``)."""
 
 
 class Timers(BaseModel):
@@ -31,39 +53,44 @@ class Timers(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    night: float | None = Field(default=None, gt=0, le=3600)
-    day: float | None = Field(default=None, gt=0, le=7200)
-    steps: dict[StrictStr, Annotated[float, Field(gt=0, le=7200)]] = Field(default_factory=dict)
+    night: StrictFloat | None = Field(default=None, gt=0, le=3600, allow_inf_nan=False)
+    day: StrictFloat | None = Field(default=None, gt=0, le=7200, allow_inf_nan=False)
+    steps: dict[Id, Seconds] = Field(default_factory=dict, max_length=MAX_OPTIONS)
 
 
 class RoomSettings(BaseModel):
-    """A new room, as the host asks for it (``POST /api/rooms``)."""
+    """A new room, as the host asks for it (``POST /api/rooms``). Every field has its
+    exact JSON type (``true`` is not a number, ``"8"`` not a count) and a bound
+    (docs/protocol.md, "Limits"): a composition names at most 64 roles, each counted
+    from 0 to 256, so that a host's counts are measured, never expanded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     rules: StrictStr = Field(max_length=40)
-    players: StrictInt = Field(ge=2, le=40)
-    composition: dict[StrictStr, StrictInt] | None = None
-    options: dict[StrictStr, StrictBool | StrictInt | StrictFloat | StrictStr] = Field(
-        default_factory=dict
+    players: StrictInt = Field(ge=2, le=MAX_ROOM_PLAYERS)
+    composition: dict[Id, Annotated[StrictInt, Field(ge=0, le=MAX_CARDS)]] | None = Field(
+        default=None, max_length=MAX_COMPOSITION_ENTRIES
     )
+    options: dict[Id, OptionValue] = Field(default_factory=dict, max_length=MAX_OPTIONS)
     lang: StrictStr | None = Field(default=None, max_length=8)
     mode: Literal["players", "leader"] = "players"
     host_name: StrictStr | None = Field(default=None, max_length=64)
-    names: list[StrictStr] | None = Field(default=None, max_length=40)
+    names: list[Annotated[StrictStr, Field(max_length=64)]] | None = Field(
+        default=None, max_length=MAX_ROOM_PLAYERS
+    )
     timers: Timers = Field(default_factory=Timers)
     # Without a night timer, each night step lasts at least this long (fair timing).
-    pace: float = Field(default=8.0, ge=0, le=600)
+    pace: StrictFloat = Field(default=8.0, ge=0, le=600, allow_inf_nan=False)
     # A seed makes the room's deals, games and bots the same every time (a designer
     # replaying a table, a test); without one they are drawn from the system's entropy.
-    seed: StrictInt | None = None
-    bot_delay: float = Field(default=1.5, ge=0, le=30)
+    seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
+    bot_delay: StrictFloat = Field(default=1.5, ge=0, le=30, allow_inf_nan=False)
     # Whether anyone with the code may watch (the public view and the dead's talk).
     spectators: StrictBool = True
     # Everyone at one table: the host's device reads the public story aloud and every
     # phone asks for a tap at every night step (the pages' part; the game is the same).
     table: StrictBool = False
-    expire_after: float = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600)
+    expire_after: StrictFloat = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600, allow_inf_nan=False)
 
     def counts(self) -> dict[str, int]:
         """The composition to deal: the host's, or the rulebook's recommended one."""
@@ -75,7 +102,9 @@ class RoomSettings(BaseModel):
 def check_settings(settings: RoomSettings) -> str | None:
     """Why the engine refuses this table (a sentence for the host), or None."""
     if settings.rules not in available():
-        return f"there is no rulebook {settings.rules!r} (rulebooks: {', '.join(available())})"
+        return (
+            f"there is no rulebook {quoted(settings.rules)} (rulebooks: {', '.join(available())})"
+        )
     book = load(settings.rules)
     if not book.min_players <= settings.players <= book.max_players:
         return (
@@ -83,7 +112,7 @@ def check_settings(settings: RoomSettings) -> str | None:
             f"not {settings.players}"
         )
     if settings.lang is not None and settings.lang not in book.languages:
-        return f"{book.id} is written in {', '.join(book.languages)}, not {settings.lang!r}"
+        return f"{book.id} is written in {', '.join(book.languages)}, not {quoted(settings.lang)}"
     if settings.mode == "leader":
         if settings.names is None or len(settings.names) != settings.players:
             return f"a game-leader room names its {settings.players} players at creation"
@@ -94,7 +123,7 @@ def check_settings(settings: RoomSettings) -> str | None:
     steps = family_of(book).step_ids()
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:
-        return f"timers: {book.id} has no step {unknown[0]!r} (steps: {', '.join(steps)})"
+        return f"timers: {book.id} has no step {quoted(unknown[0])} (steps: {', '.join(steps)})"
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot

@@ -6,12 +6,17 @@ by pickling, which the compiled self-play module's classes could not do.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lupus.engine.deal import composition
-from lupus.families import load
+from lupus.bots.kinds import KINDS
+from lupus.engine.deal import composition, table_size
+from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_SEED
+from lupus.engine.untrusted import exact_int, quoted
+from lupus.families import deal, load
 from lupus.rulebooks.schema import OptionValue
 from lupus.sim.stats import wilson
 
@@ -27,6 +32,33 @@ class SimConfig:
 
     def composition(self) -> dict[str, int]:
         return dict(self.counts) if self.counts else composition(load(self.rules), self.players)
+
+    def check(self) -> None:
+        """SetupError (or RulebookError) unless every game of this run can be set up:
+        the rulebook loads, the seed is a whole number from 0 to ``MAX_SEED``, the bots
+        are known kinds for known factions, and a trial deal of the composition to the
+        table passes every check of ``lupus.deal`` (table size, counts, options). Cheap,
+        and run before any game is played or any process started."""
+        book = load(self.rules)
+        table_size(book, self.players)  # (before its recommended composition is looked up)
+        exact_int(self.seed, "the seed", 0, MAX_SEED)
+        check_bots(book.factions, self.bots)
+        deal(book, self.players, self.composition(), random.Random(0), self.options)
+
+
+def check_bots(factions: Sequence[str], bots: object) -> None:
+    """SetupError unless ``bots`` maps ``*`` or factions of the rulebook to bot kinds."""
+    if not isinstance(bots, Mapping) or not bots:
+        raise SetupError("bots: give a kind (random, heuristic), or faction=kind pairs")
+    if len(bots) > len(factions) + 1:
+        raise SetupError(f"bots: at most one kind per faction ({', '.join(factions)}) and *")
+    for faction, kind in bots.items():
+        if faction != "*" and faction not in factions:
+            raise SetupError(
+                f"bots: unknown faction {quoted(faction)} (factions: {', '.join(factions)})"
+            )
+        if kind not in KINDS:
+            raise SetupError(f"bots: unknown bot kind {quoted(kind)} ({', '.join(KINDS)})")
 
 
 @dataclass

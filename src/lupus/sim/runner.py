@@ -10,6 +10,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_GAMES, MAX_WORKERS
+from lupus.engine.untrusted import exact_int, quoted
 from lupus.sim.config import SimConfig, SimResult, Tally
 from lupus.sim.ray_backend import run_on_ray
 from lupus.sim.selfplay import (
@@ -25,12 +28,14 @@ from lupus.sim.selfplay import (
 )
 
 __all__ = [
+    "BACKENDS",
     "MAX_ACTIONS",
     "TIMER",
     "SimConfig",
     "SimResult",
     "Table",
     "Tally",
+    "check_run",
     "chunks",
     "days_played",
     "game_seed",
@@ -40,6 +45,18 @@ __all__ = [
     "seat_factions",
     "simulate",
 ]
+
+
+BACKENDS = ("processes", "ray")
+
+
+def check_run(games: object, workers: object, backend: object = "processes") -> None:
+    """SetupError unless a run of ``games`` on ``workers`` processes of ``backend`` is
+    work lupus does: at least one game (no run reports success on none)."""
+    exact_int(games, "the number of games", 1, MAX_GAMES)
+    exact_int(workers, "the number of workers", 1, MAX_WORKERS)
+    if backend not in BACKENDS:
+        raise SetupError(f"unknown backend {quoted(backend)} ({', '.join(BACKENDS)})")
 
 
 def chunks(games: int, size: int) -> list[tuple[int, int]]:
@@ -59,8 +76,13 @@ def simulate(
     ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """Play ``games`` games; the numbers depend on (config, games) only."""
-    config.composition()  # fail early on a bad composition
+    """Play ``games`` games; the numbers depend on (config, games) only.
+
+    Everything is checked before a game is played or a process started: ``games``
+    from 1 to ``MAX_GAMES``, ``workers`` from 1 to ``MAX_WORKERS``, the backend, and
+    the configuration (``SimConfig.check``); SetupError says what is wrong."""
+    check_run(games, workers, backend)
+    config.check()
     started = time.perf_counter()
     size = max(1, min(500, games // (workers * 8) or 1))
     work = [(config, a, b) for a, b in chunks(games, size)]

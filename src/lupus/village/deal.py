@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 
 from lupus.engine.counting import count_cards
-from lupus.engine.deal import Deal
+from lupus.engine.deal import Deal, deal_request
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -25,6 +25,9 @@ def deal(
 ) -> Deal:
     """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
 
+    The table and the composition are checked first (``deal_request``), and the cards
+    counted against the seats, before a single card is laid out.
+
     The first ``players`` cards go to the seats, the last two lie aside: they are the
     Thief's extra cards when a player holds the Thief, and out of the game otherwise. A
     shuffle is dealt when set-up would accept it (``deal_problem``, the one predicate
@@ -35,12 +38,15 @@ def deal(
     could make a game of is refused at once (``composition_problem``: five Tit Albert
     with the Voler, although some deals would put only four in play).
     """
-    deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
-    thief = THIEF in deck
+    # Counted before anything is built: a composition of 10**10 cards costs nothing.
+    players, counts = deal_request(book, players, counts)
+    thief = counts.get(THIEF, 0) > 0
     wanted = players + (2 if thief else 0)
-    if len(deck) != wanted:
+    total = sum(counts.values())
+    if total != wanted:
         extra = " (a thief needs two extra cards)" if thief else ""
-        raise SetupError(f"{len(deck)} cards for {players} players{extra}")
+        raise SetupError(f"{total} cards for {players} players{extra}")
+    deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
         problem = composition_problem(book, count_cards(deck), options)
     else:  # every shuffle puts the same cards in play: one check answers for all of them

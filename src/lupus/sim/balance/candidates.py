@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from lupus.engine.deal import seat_names
 from lupus.engine.errors import SetupError
+from lupus.engine.limits import MAX_CANDIDATES
 from lupus.families import family_of, new_game
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -109,14 +110,23 @@ def candidates(
     if pack is not None:
         lo = lo if pack[0] is None else pack[0]
         hi = hi if pack[1] is None else pack[1]
+    cards = players + 2  # (no deck holds more cards than the seats and a Thief's two)
+    hi = min(hi, cards)
     pack_roles = book.tagged(book.mechanics.pack_tag)
     pack_filler, filler = fillers(book)
     listed = [r for r in book.roles if r not in (pack_filler, filler)]
     ranges = []
     for r in listed:
         spec = book.roles[r]
-        most = spec.max if spec.max is not None else players
+        most = min(spec.max, cards) if spec.max is not None else players
         ranges.append(range(0, most + 1, spec.comes_in))
+    # Counted before a single one is listed: many roles without a ``max`` make millions.
+    considered = math.prod(len(r) for r in ranges) * max(1, hi - lo + 1)
+    if considered > MAX_CANDIDATES:
+        raise SetupError(
+            f"{book.id} makes {considered} compositions to try for {players} players; "
+            f"a search tries at most {MAX_CANDIDATES} (narrow --pack, or give roles a max)"
+        )
     found: list[Counts] = []
     for picks in itertools.product(*ranges):
         counts: Counts = {r: n for r, n in zip(listed, picks, strict=True) if n}

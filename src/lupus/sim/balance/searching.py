@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 
+from lupus.engine.deal import table_size
 from lupus.engine.errors import LupusError, SetupError
+from lupus.engine.limits import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TOP, MAX_WORKERS
+from lupus.engine.options import resolve_options
+from lupus.engine.untrusted import exact_int
 from lupus.families import family_of, load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.balance.candidates import (
@@ -25,6 +30,7 @@ from lupus.sim.balance.candidates import (
 )
 from lupus.sim.balance.halving import ETA, prune, schedule
 from lupus.sim.balance.report import BalanceResult, CountResult, Scored
+from lupus.sim.config import check_bots
 from lupus.sim.runner import SimConfig, Tally, chunks, play_range
 
 CHUNK = 200
@@ -114,6 +120,49 @@ class _Player:
 # --------------------------------------------------------------------- the search
 
 
+def check_search(
+    book: Rulebook,
+    players: Iterable[int],
+    games: int,
+    top: int,
+    bots: Mapping[str, str],
+    options: Mapping[str, OptionValue],
+    seed: int,
+    workers: int,
+    pack: PackRange | None,
+    eta: int,
+) -> list[int]:
+    """The player counts to search, once every argument has passed (SetupError says
+    the first that does not): each count exactly an int the rulebook is played by and
+    a table some composition can be played at, games from 1 to ``MAX_GAMES``, top from
+    1 to ``MAX_TOP``, workers from 1 to ``MAX_WORKERS``, the seed from 0 to
+    ``MAX_SEED``, pack sizes from 1 to ``MAX_PLAYERS``, known bots, valid options."""
+    counts = list(islice(players, MAX_PLAYERS + 1))  # (never more: a range may be endless)
+    if len(counts) > MAX_PLAYERS:
+        raise SetupError(f"at most {MAX_PLAYERS} player counts")
+    if not counts:
+        raise SetupError("give at least one player count")
+    tables = sorted({table_size(book, n) for n in counts})
+    exact_int(games, "the number of games", 1, MAX_GAMES)
+    exact_int(top, "top", 1, MAX_TOP)
+    exact_int(workers, "the number of workers", 1, MAX_WORKERS)
+    exact_int(seed, "the seed", 0, MAX_SEED)
+    exact_int(eta, "eta", 2, 10)
+    if pack is not None:
+        low, high = pack
+        for size in (low, high):
+            if size is not None:
+                exact_int(size, "a pack size", 1, MAX_PLAYERS)
+        if low is not None and high is not None and low > high:
+            raise SetupError(f"pack sizes from {low} to {high}: the first is the smallest")
+    check_bots(book.factions, bots)
+    resolve_options(book, options)
+    family = family_of(book)
+    for n in tables:
+        family.refuse_table(book, n, options)  # too small for any composition
+    return tables
+
+
 def search(
     rules: str | Rulebook,
     players: Iterable[int],
@@ -127,12 +176,15 @@ def search(
     eta: int = ETA,
     progress: Callable[[str], None] | None = None,
 ) -> BalanceResult:
-    """Search each player count's compositions for the ``top`` closest to fair odds."""
+    """Search each player count's compositions for the ``top`` closest to fair odds.
+
+    Every argument is checked before a game is played or a process started
+    (`check_search`): a table the rulebook cannot seat is refused before any other
+    table is searched."""
     book = load(rules) if isinstance(rules, str) else rules
     bots = dict(bots or {"*": "random"})
     options = dict(options or {})
-    if games < 1 or top < 1:
-        raise SetupError("games and top must be at least 1")
+    tables = check_search(book, players, games, top, bots, options, seed, workers, pack, eta)
     family = family_of(book)
     faction = main_faction(book)
     started = time.perf_counter()
@@ -152,13 +204,7 @@ def search(
         return Scored(counts, tally, faction, target(book, n), book.factions)
 
     try:
-        for n in players:
-            if not book.min_players <= n <= book.max_players:
-                raise SetupError(
-                    f"{book.id} is played by {book.min_players} to {book.max_players} "
-                    f"players, not {n}"
-                )
-            family.refuse_table(book, n, options)  # too small for any composition
+        for n in tables:
             before = player.played
             pool = candidates(book, n, pack, options)
             recommended = family.fixed_deck(n) or book.compositions.get(str(n))

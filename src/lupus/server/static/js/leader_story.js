@@ -118,6 +118,11 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
     if (i >= quiet) items.push(item);
   };
   let awake = null;
+  // The eliminated who watch the night (maffia) are told its steps with open eyes:
+  // nobody wakes them, shows them anything or puts them back to sleep.
+  const dead = new Set();
+  for (let k = 0; k < Math.max(0, from); k++) if (events[k].kind === "death") dead.add(events[k].data.player);
+  const living = (seats) => [...seats].filter((seat) => !dead.has(seat));
   const line = (i) => (at && at[i] !== null && at[i] !== undefined ? lines[at[i]] : null);
   const sleep = () => {
     if (!awake) return;
@@ -127,10 +132,11 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
   };
   for (i = Math.max(0, from); i < to; i++) {
     const event = events[i];
+    if (event.kind === "death") dead.add(event.data.player);
     if (SKIPPED.has(event.kind)) continue;
     // The narration left it out (the pack told again, unchanged): so does the script.
     if (at && at[i] === null) {
-      if (awake && event.audience) for (const seat of event.audience) awake.seats.add(seat);
+      if (awake && event.audience) for (const seat of living(event.audience)) awake.seats.add(seat);
       continue;
     }
     const text = line(i);
@@ -151,10 +157,11 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
       if (text) add({ kind: "read", text, event });
       continue;
     }
-    if (awake) for (const seat of audience) awake.seats.add(seat);
+    const told = living(audience);
+    if (awake) for (const seat of told) awake.seats.add(seat);
     if (!audience.length) add({ kind: "private", text: text ? unmarked(text) : event.kind, event });
     else if (NOTED.has(event.kind)) add({ kind: "noted", text: text ? unmarked(text) : event.kind, event });
-    else add({ kind: "show", seats: [...audience].sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
+    else if (told.length) add({ kind: "show", seats: told.sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
   }
   if (!open) sleep();
   return items;

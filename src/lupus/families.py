@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Final
 
 from lupus.engine.deal import Deal
@@ -38,22 +37,27 @@ def family_of(book: Rulebook) -> Family:
 
 def check(book: Rulebook) -> Rulebook:
     """``book`` if its family can play it: every step its nights and days name is one
-    the family knows; else RulebookError naming the first unknown one."""
+    the family knows; else RulebookError naming the first unknown one.
+
+    Kept in the book's facts with the family's ``revision`` (a role registered or taken
+    back changes what the family can play)."""
     family = family_of(book)
-    if book.facts.playable:
+    facts = book.facts
+    stamp = (family.name, family.revision)
+    if facts.playable == stamp:
         return book
     unknown = family.unknown_steps(book)
     if unknown:
         where, step_id = unknown[0]
         known = ", ".join(family.step_ids())
         raise RulebookError(f"{book.id}: {where}: unknown step {step_id!r} (known: {known})")
-    book.facts.playable = True
+    facts.playable = stamp
     return book
 
 
-@cache
 def load(rules: str) -> Rulebook:
-    """A rulebook by id or path (``lupus.rulebooks.load``), checked by its family."""
+    """A rulebook by id or path (``lupus.rulebooks.load``: a file is read as it is now),
+    checked by its family."""
     return check(load_data(rules))
 
 

@@ -22,6 +22,9 @@ class Family:
     """One family's mechanics: subclasses override every method (see the module)."""
 
     name: str = ""
+    revision: int = 0
+    """Rises whenever what the family can play changes (a role registered from outside
+    or taken back): a rulebook found playable is checked again."""
     # Whether players' names may not hold a dot (Lupusburg's houses read Ann.1, Ann.2).
     names_without_dot: bool = False
     house_verbs: frozenset[str] = frozenset()

@@ -8,9 +8,11 @@ a step does) are code in ``lupus.roles``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from functools import cached_property
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -242,6 +244,20 @@ class Rulebook(_Strict):
         return frozenset(r for r, spec in self.roles.items() if tag in spec.tags)
 
     @cached_property
+    def digest(self) -> str:
+        """The rulebook's identity: a SHA-256 of its content (every field, defaults
+        included, in the file's order). Two rulebooks with one digest play alike; a
+        house rulebook that keeps a shipped id has another digest than the shipped one."""
+        text = json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its content (a simulation's worker in another process gets the
+        rulebook itself, never a path to read again); the facts a process keeps are
+        not carried over."""
+        return (_rebuilt, (self.model_dump(mode="json"),))
+
+    @cached_property
     def facts(self) -> RuleFacts:
         """The rulebook's facts as plain values, built on first use (see ``RuleFacts``).
 
@@ -271,4 +287,10 @@ class Rulebook(_Strict):
             captain_self_vote=mechanics.captain_self_vote,
             lovers_know_partner_role=mechanics.lovers_know_partner_role,
             minimum_lifted_by=(minimum.lifted_by or "") if minimum is not None else "",
+            digest=self.digest,
         )
+
+
+def _rebuilt(data: dict[str, Any]) -> Rulebook:
+    """A pickled rulebook read back (``Rulebook.__reduce__``)."""
+    return Rulebook.model_validate(data)

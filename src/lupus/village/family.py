@@ -109,12 +109,14 @@ class VillageFamily(Family):
         self.outside.append(role)
         self._roles = None
         self._registry = None
+        self.revision += 1
 
     def unregister(self, role: Role) -> None:
         """Take back a role ``register`` added (a test's throwaway role)."""
         self.outside.remove(role)
         self._roles = None
         self._registry = None
+        self.revision += 1
 
     def new_game(
         self,

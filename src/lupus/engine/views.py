@@ -15,7 +15,7 @@ from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.interned import SOLO
 from lupus.engine.model import LEADER, PUBLIC, Event, Prompt, Value
-from lupus.rulebooks.schema import OptionValue
+from lupus.rulebooks.schema import OptionValue, Rulebook
 
 if TYPE_CHECKING:
     from lupus.engine.game import Game
@@ -25,19 +25,26 @@ if TYPE_CHECKING:
 class PublicSetup(Value):
     """What every player knows from the start: the rulebook, the names, the options.
 
-    A game makes it once; every view shares it. ``options`` is a read-only copy taken
-    when the game was set up (a view hands out a fresh dict of it).
+    A game makes it once; every view shares it. ``book`` is the game's rulebook itself
+    (a house rulebook is not looked up again by its id, which a shipped one may share);
+    ``options`` is a read-only copy taken when the game was set up (a view hands out a
+    fresh dict of it).
     """
 
-    __slots__ = ("names", "options", "rulebook")
-    FIELDS: ClassVar[tuple[str, ...]] = ("rulebook", "names", "options")
+    __slots__ = ("book", "names", "options")
+    FIELDS: ClassVar[tuple[str, ...]] = ("book", "names", "options")
 
     def __init__(
-        self, rulebook: str, names: tuple[str, ...], options: Mapping[str, OptionValue]
+        self, book: Rulebook, names: tuple[str, ...], options: Mapping[str, OptionValue]
     ) -> None:
-        self.rulebook: Final = rulebook
+        self.book: Final = book
         self.names: Final = names
         self.options: Final = options
+
+    @property
+    def rulebook(self) -> str:
+        """The rulebook's id."""
+        return self.book.id
 
 
 @final
@@ -195,7 +202,12 @@ class View(Value):
 
     @property
     def rulebook(self) -> str:
-        return self.setup.rulebook
+        return self.setup.book.id
+
+    @property
+    def book(self) -> Rulebook:
+        """The game's rulebook (public: every player knows the rules)."""
+        return self.setup.book
 
     @property
     def names(self) -> tuple[str, ...]:

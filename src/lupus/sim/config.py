@@ -1,7 +1,9 @@
 """What a simulation is asked to play, and the sums it gives back.
 
 Plain (interpreted) dataclasses: they cross process boundaries and Ray's object store
-by pickling, which the compiled self-play module's classes could not do.
+by pickling, which the compiled self-play module's classes could not do. A configuration
+carries its rulebook itself (``rules``: pickled as its content), never a path for a
+worker to read again: the games of a run play the rules it was given.
 """
 
 from __future__ import annotations
@@ -11,22 +13,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lupus.engine.deal import composition
-from lupus.families import load
-from lupus.rulebooks.schema import OptionValue
+from lupus.families import rulebook
+from lupus.rulebooks import is_shipped
+from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.stats import wilson
 
 
 @dataclass(frozen=True)
 class SimConfig:
-    rules: str
+    rules: str | Rulebook  # a shipped id (or a path, read once here), or the rulebook
     players: int
     counts: Mapping[str, int] = field(default_factory=dict)
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     bots: Mapping[str, str] = field(default_factory=lambda: {"*": "random"})
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        if isinstance(self.rules, str):  # (read now: a file is not read again later)
+            object.__setattr__(self, "rules", rulebook(self.rules))
+
+    @property
+    def book(self) -> Rulebook:
+        """The rulebook, checked by its family."""
+        assert isinstance(self.rules, Rulebook)
+        return rulebook(self.rules)
+
     def composition(self) -> dict[str, int]:
-        return dict(self.counts) if self.counts else composition(load(self.rules), self.players)
+        return dict(self.counts) if self.counts else composition(self.book, self.players)
 
 
 @dataclass
@@ -54,9 +67,12 @@ class SimResult:
 
     def as_dict(self) -> dict[str, object]:
         t = self.tally
-        factions = list(load(self.config.rules).factions)
+        book = self.config.book
+        factions = list(book.factions)
         return {
-            "rules": self.config.rules,
+            "rules": book.id,
+            "rules_digest": book.digest,
+            "shipped_rules": is_shipped(book),
             "players": self.config.players,
             "composition": self.config.composition(),
             "options": dict(self.config.options),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from lupus.engine.errors import SetupError
 from lupus.sim.config import SimConfig, SimResult, Tally
 from lupus.sim.ray_backend import run_on_ray
 from lupus.sim.selfplay import (
@@ -59,7 +60,10 @@ def simulate(
     ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """Play ``games`` games; the numbers depend on (config, games) only."""
+    """Play ``games`` games; the numbers depend on (config, games) only (SetupError
+    for fewer than one: a simulation never reports success on no game)."""
+    if games < 1:
+        raise SetupError(f"a simulation plays at least 1 game, not {games}")
     config.composition()  # fail early on a bad composition
     started = time.perf_counter()
     size = max(1, min(500, games // (workers * 8) or 1))

@@ -50,7 +50,7 @@ class Table:
     seats' names, the options and which kind of bot plays for each faction."""
 
     def __init__(self, config: SimConfig, book: Rulebook | None = None) -> None:
-        self.book: Final = rulebook(book or config.rules)
+        self.book: Final = rulebook(book or config.book)
         self.family: Final = family_of(self.book)
         self.seed: Final = config.seed
         self.players: Final = config.players
@@ -88,7 +88,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         kind = table.bot_kinds.get(faction, table.fallback)
         bot = made.get(kind)
         if bot is None:
-            bot = made[kind] = make_bot(kind, book.id)
+            bot = made[kind] = make_bot(kind, book)
         bots.append(bot)
     actions = 0
     step, budget = game.step, 0

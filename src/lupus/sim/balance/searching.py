@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from lupus.engine.errors import LupusError, SetupError
-from lupus.families import family_of, load
+from lupus.families import check, family_of, load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.balance.candidates import (
     Counts,
@@ -127,8 +127,10 @@ def search(
     eta: int = ETA,
     progress: Callable[[str], None] | None = None,
 ) -> BalanceResult:
-    """Search each player count's compositions for the ``top`` closest to fair odds."""
-    book = load(rules) if isinstance(rules, str) else rules
+    """Search each player count's compositions for the ``top`` closest to fair odds
+    (SetupError for a player count at which no game could be played: a search never
+    reports a table of zero games)."""
+    book = load(rules) if isinstance(rules, str) else check(rules)
     bots = dict(bots or {"*": "random"})
     options = dict(options or {})
     if games < 1 or top < 1:
@@ -140,7 +142,7 @@ def search(
     results: list[CountResult] = []
 
     def config(n: int, counts: Counts) -> SimConfig:
-        return SimConfig(book.id, n, counts, options, bots, seed)
+        return SimConfig(book, n, counts, options, bots, seed)  # (the rulebook itself)
 
     def tally(n: int, counts: Counts) -> Tally | None:
         return player.tally(config(n, counts))
@@ -197,6 +199,9 @@ def search(
             # The recommended composition, played as long as the finalists, competes too.
             final = alive + [c for c in pool if c == recommended and c not in alive]
             best = sorted((s for c in final if (s := score(n, c)) is not None), key=Scored.rank_key)
+            if player.played == before:  # nothing could be played: no figure to report
+                why = next(iter(rejected.values()), "no composition is accepted")
+                raise SetupError(f"{n} players: no composition could be played ({why})")
             results.append(
                 CountResult(
                     players=n,
@@ -224,4 +229,5 @@ def search(
         counts=results,
         seconds=time.perf_counter() - started,
         workers=workers,
+        rules_digest=book.digest,
     )

@@ -69,6 +69,12 @@ class Family:
         """The step ids a rulebook of this family may name."""
         raise NotImplementedError
 
+    def unplayable(self, book: Rulebook) -> str | None:
+        """Why ``book``, whose steps the family knows, still could not be played to an
+        end (``key: reason``: a composition that cannot be dealt, a game that could
+        never end...), or None. Checked once per rulebook when it is loaded."""
+        return None
+
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
         """The deal a scenario file records (the keys ``Game.deal_record`` writes),
         or ValueError saying what is missing or wrong."""

@@ -67,16 +67,10 @@ def load(rulebook_id: str) -> Rulebook:
     if rulebook_id in available():
         return shipped(rulebook_id)
     path = Path(rulebook_id)
-    try:
-        found = path.suffix == ".toml" and path.is_file()
-    except (OSError, ValueError):  # a name too long for the system, a NUL in it
-        found = False
-    if found:
+    if path.suffix == ".toml" and path.is_file():
         return load_file(path)
     known = ", ".join(available())
-    raise RulebookError(
-        f"unknown rulebook {printable(rulebook_id)!r} (known: {known}, or a .toml path)"
-    )
+    raise RulebookError(f"unknown rulebook {rulebook_id!r} (known: {known}, or a .toml path)")
 
 
 def load_file(path: Path) -> Rulebook:

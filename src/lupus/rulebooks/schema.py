@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+import string
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -50,6 +52,8 @@ class OptionSpec(_Strict):
 
     @model_validator(mode="after")
     def _default_fits(self) -> OptionSpec:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min is {self.min:g}, larger than max ({self.max:g})")
         self.check(self.default, "default")
         return self
 
@@ -104,6 +108,32 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:40] + "..."
 
 
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|N\[[^\[\]{}]+\]")
+"""A placeholder of a message: an event's field ({player}) or a name ({N[werewolf]})."""
+
+
+def template_problem(template: str) -> str | None:
+    """Why a message of a rulebook's ``text`` cannot be said, or None. A placeholder
+    is a field or a rulebook name and nothing else: no attribute or index beyond
+    ``N[...]`` (``str.format`` would follow it into lupus's own objects), no format
+    (a width of 10^9 would make a sentence of a gigabyte), no conversion."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return "a brace is not closed (write {{ or }} for a brace itself)"
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if not _FIELD.fullmatch(field):
+            return (
+                "a placeholder is a field such as {player} or a name such as {N[werewolf]}, "
+                f"not {_shown('{' + field + '}')}"
+            )
+        if spec or conversion:
+            return f"the placeholder {_shown('{' + field + '}')} takes no format or conversion"
+    return None
+
+
 WinWhen = Literal[
     "mixed_lovers_last_two",  # a werewolf and a non-werewolf in love are the last two alive
     "none_alive",  # no living player of the faction named by `of`
@@ -154,16 +184,26 @@ class NightSpec(_Strict):
     preparation: tuple[str, ...] = ()
 
 
-class LupusburgSpec(_Strict):
-    """The numbers of Lupusburg's box: coins, draws, voting rounds and points."""
+POINTS = 10**6
+"""The largest number of points (or a coin's value) a Lupusburg rulebook may give."""
 
-    bag: tuple[int, ...] = (8, 7, 6, 5, 4, 3, 2, 2)
-    coins_drawn: int = Field(default=3, ge=1)
-    token_rounds: int = Field(default=2, ge=1)
-    suspects: int = Field(default=2, ge=2)
-    points_per_character: int = 2
-    points_per_chest: int = 1
-    points_unused_seal: int = 1
+Points = Annotated[int, Field(ge=-POINTS, le=POINTS)]
+
+
+class LupusburgSpec(_Strict):
+    """The numbers of Lupusburg's box: coins, draws, voting rounds and points, each
+    bounded (a round is a turn of every player: 10^9 rounds would never be laid out).
+    The bag must also hold a coin for every player's bet (``LupusburgFamily``)."""
+
+    bag: tuple[Annotated[int, Field(ge=0, le=POINTS)], ...] = Field(
+        default=(8, 7, 6, 5, 4, 3, 2, 2), min_length=1, max_length=64
+    )
+    coins_drawn: int = Field(default=3, ge=1, le=64)
+    token_rounds: int = Field(default=2, ge=1, le=16)
+    suspects: int = Field(default=2, ge=2, le=16)
+    points_per_character: Points = 2
+    points_per_chest: Points = 1
+    points_unused_seal: Points = 1
 
 
 class Rulebook(_Strict):
@@ -183,7 +223,7 @@ class Rulebook(_Strict):
     win: tuple[WinSpec, ...] = ()
     lupusburg: LupusburgSpec | None = None
     minimum: MinimumSpec | None = None
-    compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
+    compositions: dict[str, dict[str, Annotated[int, Field(ge=0)]]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)
 
@@ -202,6 +242,9 @@ class Rulebook(_Strict):
                 raise ValueError(f"roles.{role_id}.appears_as: unknown faction {role.appears_as!r}")
             if role.max is not None and role.max % role.comes_in:
                 raise ValueError(f"roles.{role_id}.max: not a multiple of comes_in")
+        starving = self.mechanics.starvation_winner
+        if starving is not None and starving not in self.factions:
+            raise ValueError(f"mechanics.starvation_winner: unknown faction {starving!r}")
         for i, win in enumerate(self.win):
             if win.faction not in self.factions:
                 raise ValueError(f"win[{i}].faction: unknown faction {win.faction!r}")
@@ -216,11 +259,21 @@ class Rulebook(_Strict):
             if lift is not None and (lift not in self.options or self.options[lift].type != "bool"):
                 raise ValueError(f"minimum.lifted_by: {lift!r} is not a bool option")
         for size, deck in self.compositions.items():
-            if not size.isdigit():
+            if not size.isdigit() or not size.isascii() or len(size) > 6:
                 raise ValueError(f"compositions.{size}: keys are player counts")
+            if not self.min_players <= int(size) <= self.max_players:
+                raise ValueError(
+                    f"compositions.{size}: the rulebook is played by {self.min_players} to "
+                    f"{self.max_players} players"
+                )
             for role_id in deck:
                 if role_id not in self.roles:
                     raise ValueError(f"compositions.{size}.{role_id}: unknown role")
+        for lang, table in self.text.items():
+            for key, template in table.items():
+                problem = template_problem(template)
+                if problem:
+                    raise ValueError(f"text.{lang}.{key}: {problem}")
         for lang in self.languages:
             names = self.names.get(lang)
             if names is None:

@@ -77,9 +77,9 @@ def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     return game, rng
 
 
-def play(table: Table, index: int) -> tuple[Game, int]:
-    """Game ``index`` of the run ``table`` belongs to, played to its end, and its
-    action count."""
+def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
+    """Game ``index`` of the run ``table`` belongs to, played to its end (or stopped
+    after ``most`` actions: ``MAX_ACTIONS``), and its action count."""
     book = table.book
     game, rng = set_up(table, index)
     made: dict[str, Bot] = {}  # one bot of each kind per game
@@ -106,7 +106,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         else:
             game.apply(TIMER)
         actions += 1
-        if actions >= MAX_ACTIONS:
+        if actions >= most:
             break  # a stalemate the rules allow: counted as a game with no winner
     return game, actions
 

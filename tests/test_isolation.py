@@ -234,3 +234,34 @@ def test_checked_options_keep_the_value_given_whatever_came_before(
     book = lupus.load("werewolf")
     outcome(book, key, first)
     assert outcome(book, key, then) == unmemoised(book, key, then)
+
+
+def test_a_role_registered_later_is_checked_and_narrated_anew(tmp_path: Path) -> None:
+    """What the family can play and what a narrator says are kept per rulebook; a role
+    registered (or taken back) after a first use is seen by the next use."""
+    from lupus.families import register_role, unregister_role
+    from lupus.messages import tables
+    from lupus.village.plugin import Role
+    from lupus.village.steps import Ballot
+
+    class Nap(Ballot):
+        id = "nap_time"
+
+    role = Role("napper", steps={"nap_time": Nap}, messages={"wake.nap_time": "Nap time."})
+    text = (Path(lupus.__file__).parent / "rulebooks" / "werewolf.toml").read_text("utf-8")
+    text = text.replace('later = ["seer",', 'later = ["nap_time", "seer",', 1)
+    path = tmp_path / "nap.toml"
+    path.write_text(text, "utf-8")
+    book = lupus.load("werewolf")
+    assert "wake.nap_time" not in tables(book, "en")[0]  # (narrated before: kept)
+    with pytest.raises(lupus.RulebookError, match="unknown step 'nap_time'"):
+        lupus.load(str(path))
+    register_role(role)
+    try:
+        assert "wake.nap_time" in tables(book, "en")[0]
+        assert lupus.load(str(path)).night.later[0] == "nap_time"
+    finally:
+        unregister_role(role)
+    assert "wake.nap_time" not in tables(book, "en")[0]
+    with pytest.raises(lupus.RulebookError, match="unknown step 'nap_time'"):
+        lupus.load(str(path))

@@ -196,6 +196,16 @@ def test_a_file_loads_as_it_is_now(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     in_b = lupus.load("rules.toml")
     assert (in_a.digest, in_b.digest) == (before.digest, after.digest)
     assert os.getcwd() == str(tmp_path / "b")
+    # The command line reads it the same way: what the file in this folder holds now.
+    args = ["simulate", "--rules", "rules.toml", "--games", "2", "--workers", "1", "--json"]
+    told = runner.invoke(app, args)
+    assert told.exit_code == 0, told.output
+    assert json.loads(told.stdout)["rules_digest"] == after.digest
+    monkeypatch.chdir(tmp_path / "a")
+    assert json.loads(runner.invoke(app, args).stdout)["rules_digest"] == before.digest
+    moved.write_text(first, "utf-8")  # (edited again, after its games were simulated)
+    args[2] = str(moved)
+    assert json.loads(runner.invoke(app, args).stdout)["rules_digest"] == before.digest
 
 
 def test_a_pickled_rulebook_is_its_content() -> None:

@@ -22,6 +22,7 @@ from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event, Value
 from lupus.engine.views import View
 from lupus.families import deal, load, new_game
+from lupus.rulebooks.schema import Rulebook
 from lupus.sim import SimConfig, simulate
 from lupus.sim.runner import play_one, seat_factions
 from lupus.sim.stats import wilson
@@ -87,6 +88,8 @@ def clone(obj: object) -> object:
     """
     if obj is None or isinstance(obj, bool | int | float | str):
         return obj
+    if isinstance(obj, Rulebook):  # the game's rules, which a view carries: data only
+        return Rulebook.model_validate(clone(obj.model_dump()))
     if isinstance(obj, Value):  # the engine's value types (views, events, prompts...)
         return type(obj)(*(clone(getattr(obj, f)) for f in type(obj).FIELDS))
     if isinstance(obj, tuple | list | frozenset | set):

@@ -355,14 +355,14 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
     from lupus.engine.options import resolve_options
     from lupus.families import new_game
     from lupus.rulebooks import load
-    from lupus.rulebooks.facts import KEPT
+    from lupus.rulebooks.facts import KEPT, memos
 
     book = load("werewolf")
     roles = ["werewolf", "seer", "villager", "villager"]
     lifted: dict[str, Any] = {"lift_minimum": True}
     for i in range(KEPT + 50):
         new_game(book, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"], roles, options=lifted, seed=i)
-    assert len(book.facts.valid_names) <= KEPT
+    assert len(memos(book.facts.digest).valid_names) <= KEPT
     with pytest.raises(SetupError, match="unique"):
         new_game(book, ["Zed", "Zed", "Yan", "Xia"], roles, options=lifted)
     # The same cards, checked and kept under house rules, are still refused without them.
@@ -374,4 +374,4 @@ def test_checked_setups_are_remembered_within_bounds_and_still_checked() -> None
             resolve_options(book, {"little_girl_catch_chance": chance})["little_girl_catch_chance"]
             == chance
         )
-    assert len(book.facts.options_seen) <= KEPT
+    assert len(memos(book.facts.digest).options_seen) <= KEPT

@@ -187,7 +187,7 @@ def _parse_bots(text: str) -> dict[str, str]:
 
 @app.command()
 def simulate(
-    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
     players: Annotated[int, typer.Option(help="Players (the recommended composition).")] = 8,
     roles: Annotated[
         str | None, typer.Option(help="Composition instead: role=count,... (thief: +2 cards).")
@@ -224,7 +224,7 @@ def simulate(
         if roles is not None:
             players = sum(counts.values()) - (2 if counts.get("thief") else 0)
         config = SimConfig(
-            rules=book.id,
+            rules=book,  # (the rulebook itself: workers play it, they do not read it again)
             players=players,
             counts=counts,
             options=_parse_options(option or []),  # type: ignore[arg-type]
@@ -236,16 +236,19 @@ def simulate(
     except (LupusError, ValueError) as exc:
         raise _fail(exc) from exc
     show = not as_json and games >= 2000 and sys.stderr.isatty()
-    with Progress(transient=True, disable=not show) as bar:
-        task = bar.add_task("playing", total=games)
-        result = run(
-            config,
-            games,
-            workers=n_workers,
-            backend=backend,
-            ray_address=ray_address,
-            progress=lambda done: bar.advance(task, done),
-        )
+    try:
+        with Progress(transient=True, disable=not show) as bar:
+            task = bar.add_task("playing", total=games)
+            result = run(
+                config,
+                games,
+                workers=n_workers,
+                backend=backend,
+                ray_address=ray_address,
+                progress=lambda done: bar.advance(task, done),
+            )
+    except LupusError as exc:  # (no game played is no success)
+        raise _fail(exc) from exc
     data = result.as_dict()
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
@@ -312,7 +315,7 @@ def parse_range(text: str) -> tuple[int | None, int | None]:
 
 @app.command()
 def balance(
-    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
     players: Annotated[str, typer.Option(help="Player counts: 8-12, or 8,10,12.")] = "8-12",
     games: Annotated[int, typer.Option(help="Games for each finalist and the recommended.")] = 1000,
     top: Annotated[int, typer.Option(help="Compositions to show per player count.")] = 3,
@@ -414,7 +417,7 @@ def balance(
 
 @app.command()
 def play(
-    rules: Annotated[str, typer.Option("--rules", help="Rulebook id.")] = "werewolf",
+    rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
     players: Annotated[int, typer.Option(help="Players at the table (you included).")] = 8,
     seat: Annotated[int, typer.Option(help="Your seat, 1 = first clockwise.")] = 1,
     lang: Annotated[str | None, typer.Option(help="Language (default: the rulebook's).")] = None,

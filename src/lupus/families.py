@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Final
 
 from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
+from lupus.engine.interned import MAX_SEATS
 from lupus.engine.limits import MAX_SEED
 from lupus.engine.names import check_count
 from lupus.engine.options import measured, resolve_options
 from lupus.engine.untrusted import exact_int, kind_of
+from lupus.files import printable
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -41,24 +42,48 @@ def family_of(book: Rulebook) -> Family:
 
 
 def check(book: Rulebook) -> Rulebook:
-    """``book`` if its family can play it: every step its nights and days name is one
-    the family knows; else RulebookError naming the first unknown one."""
+    """``book`` if its family can play it to an end; else RulebookError naming the key
+    and the reason (``problem``).
+
+    Kept in the book's facts with the family's ``revision`` (a role registered or taken
+    back changes what the family can play)."""
     family = family_of(book)
-    if book.facts.playable:
+    facts = book.facts
+    stamp = (family.name, family.revision)
+    if facts.playable == stamp:
         return book
+    found = problem(book, family)
+    if found:
+        raise RulebookError(printable(f"{book.id}: {found}", 300))
+    facts.playable = stamp
+    return book
+
+
+def problem(book: Rulebook, family: Family) -> str | None:
+    """Why ``family`` cannot play ``book`` (``key: reason``), or None: a step it does
+    not know, more seats than a game has, or what the family itself finds
+    (``Family.unplayable``: a rulebook that loads can be played to an end)."""
     unknown = family.unknown_steps(book)
     if unknown:
         where, step_id = unknown[0]
         known = ", ".join(family.step_ids())
-        raise RulebookError(f"{book.id}: {where}: unknown step {step_id!r} (known: {known})")
-    book.facts.playable = True
-    return book
+        return f"{where}: unknown step {step_id!r} (known: {known})"
+    if book.max_players > MAX_SEATS:
+        return f"max_players: at most {MAX_SEATS}, not {book.max_players}"
+    return family.unplayable(book)
 
 
-@cache
 def load(rules: str) -> Rulebook:
-    """A rulebook by id or path (``lupus.rulebooks.load``), checked by its family."""
-    return check(load_data(rules))
+    """A rulebook by id or path (``lupus.rulebooks.load``: a file is read as it is now),
+    checked by its family (a file's refusal names the file)."""
+    book = load_data(rules)
+    try:
+        return check(book)
+    except RulebookError as exc:
+        if rules == book.id:
+            raise
+        reason = str(exc).removeprefix(f"{book.id}: ")
+        raise RulebookError(f"{printable(rules, 100)}: {reason}") from exc
 
 
 def rulebook(rules: str | Rulebook) -> Rulebook:

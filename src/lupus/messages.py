@@ -47,24 +47,26 @@ TABLES_KEPT: Final = 64
 """Message tables kept (a rulebook in each language it has): a server makes a narrator
 per reader per game, and merging the tables was most of a narrator's making."""
 
-_tables: dict[tuple[int, str], tuple[Rulebook, dict[str, str], dict[str, str]]] = {}
+_tables: dict[tuple[int, str], tuple[Rulebook, int, dict[str, str], dict[str, str]]] = {}
 
 
 def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
     """A rulebook's messages in ``lang`` (the plugins' English text first: a language
     file's or the rulebook's text for a key comes before it) and its names, merged once
-    and shared by every narrator, which only reads them."""
+    and shared by every narrator, which only reads them. Kept per rulebook object and
+    the family's ``revision`` (a role registered later brings its messages)."""
+    family = family_of(book)
     found = _tables.get((id(book), lang))
-    if found is None or found[0] is not book:
+    if found is None or found[0] is not book or found[1] != family.revision:
         if len(_tables) >= TABLES_KEPT:
             _tables.clear()
         text = {
-            **family_of(book).messages(),
+            **family.messages(),
             **messages(lang),
             **book.text.get(lang, {}),
         }
-        found = _tables[id(book), lang] = (book, text, dict(book.names[lang]))
-    return found[1], found[2]
+        found = _tables[id(book), lang] = (book, family.revision, text, dict(book.names[lang]))
+    return found[2], found[3]
 
 
 class MessageError(ValueError):

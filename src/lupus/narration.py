@@ -18,7 +18,7 @@ from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
-from lupus.families import family_of, load
+from lupus.families import family_of
 from lupus.messages import Fields, MessageError, Names, tables
 from lupus.rulebooks.schema import Rulebook
 
@@ -398,5 +398,6 @@ class Narrator:
 
 
 def narrate(view: View, lang: str | None = None) -> list[str]:
-    book = load(view.rulebook)
-    return Narrator(book, view.names, lang).lines(view)
+    """A view's story in the rules of its game (the rulebook it carries: a house
+    rulebook narrates as itself, whatever its id)."""
+    return Narrator(view.book, view.names, lang).lines(view)

@@ -32,8 +32,10 @@ from lupus.engine.model import LEADER, Action, Arg, Death, Event
 from lupus.engine.names import check_count
 from lupus.engine.untrusted import quoted
 from lupus.engine.views import View
-from lupus.families import family_of, load, set_up
+from lupus.families import check, family_of, load, set_up
 from lupus.files import read_text, shown_path, validation_problems
+from lupus.rulebooks import from_data
+from lupus.rulebooks.schema import Rulebook
 
 
 class ScenarioError(LupusError, ValueError):
@@ -68,7 +70,9 @@ class Scenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    rules: Annotated[StrictStr, Field(max_length=MAX_PATH_LENGTH)]
+    # A shipped rulebook's id or a .toml path, or a whole rulebook (the tables of its
+    # file, as ``Game.to_scenario`` writes any rulebook that is not a shipped one).
+    rules: Annotated[StrictStr, Field(max_length=MAX_PATH_LENGTH)] | dict[StrictStr, Any]
     description: Text | None = None
     expect: dict[StrictStr, Any] | None = Field(
         default=None, description="what the replay must give (test metadata, ignored in play)"
@@ -152,7 +156,7 @@ def setup(scenario: Scenario) -> Game:
     """The scenario's game before any action, or ScenarioError saying why it cannot be."""
     players = scenario.players
     try:
-        book = load(scenario.rules)
+        book = rulebook_of(scenario)
         # The number of players first, before anything per name (60,000 names are
         # refused at once).
         check_count(book, len(players))
@@ -166,6 +170,14 @@ def setup(scenario: Scenario) -> Game:
         raise
     except LupusError as exc:
         raise ScenarioError(str(exc)) from exc
+
+
+def rulebook_of(scenario: Scenario) -> Rulebook:
+    """The rulebook a scenario names (an id or a path, read now) or holds whole."""
+    rules = scenario.rules
+    if isinstance(rules, str):
+        return load(rules)
+    return check(from_data(rules, "rules"))
 
 
 DEAL_KEYS = {"roles", "extra_cards", "characters", "chests", "burgomaster", "bag"}

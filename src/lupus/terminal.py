@@ -78,7 +78,7 @@ def play(
         burgomaster=d.burgomaster,
     )
     narrator = Narrator(book, names, lang)
-    bot: Bot = make_bot(bots, book.id)
+    bot: Bot = make_bot(bots, book)
     shown = 0
     say(narrator.t("ui_you", player=names[seat]))
     while not game.finished:

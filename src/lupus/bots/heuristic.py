@@ -26,6 +26,7 @@ from lupus.bots.village_suspicion import VillagePublic
 from lupus.engine.model import Action
 from lupus.engine.views import View
 from lupus.rulebooks import load
+from lupus.rulebooks.schema import Rulebook
 
 P = TypeVar("P", bound=Public)
 M = TypeVar("M", bound=Memory[Any])
@@ -72,12 +73,13 @@ BRAINS: dict[str, Heuristic[Any, Any]] = {
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, rulebook: str) -> None:
-        self.rulebook = rulebook
-        self.family = load(rulebook).family
+    def __init__(self, rulebook: str | Rulebook) -> None:
+        book = load(rulebook) if isinstance(rulebook, str) else rulebook
+        self.rulebook = book.id
+        self.family = book.family
         heuristic = BRAINS.get(self.family)
         if heuristic is None:
-            raise ValueError(f"{rulebook}: no heuristic for the family {self.family!r}")
+            raise ValueError(f"{book.id}: no heuristic for the family {self.family!r}")
         self.heuristic = heuristic
         self.memories = heuristic.memories()
 
@@ -87,5 +89,5 @@ class HeuristicBot:
         return self.heuristic.act(self.memories, view, rng)
 
 
-def heuristic_bot(rulebook_id: str) -> Bot:
-    return HeuristicBot(rulebook_id)
+def heuristic_bot(rulebook: str | Rulebook) -> Bot:
+    return HeuristicBot(rulebook)

@@ -6,12 +6,14 @@ from lupus.bots.base import Bot
 from lupus.bots.heuristic import heuristic_bot
 from lupus.bots.random_bot import RandomBot
 from lupus.engine.untrusted import quoted
+from lupus.rulebooks.schema import Rulebook
 
 KINDS = ("random", "heuristic")
 
 
-def make_bot(kind: str, rulebook: str) -> Bot:
-    """A bot of ``kind`` for games of ``rulebook`` (ValueError for an unknown kind)."""
+def make_bot(kind: str, rulebook: str | Rulebook) -> Bot:
+    """A bot of ``kind`` for games of ``rulebook`` (an id or path, or the rulebook
+    itself; ValueError for an unknown kind)."""
     if kind == "random":
         return RandomBot()
     if kind == "heuristic":

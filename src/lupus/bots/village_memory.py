@@ -18,7 +18,6 @@ from lupus.bots.memory import Memory, as_int, int_list, maybe_int
 from lupus.bots.village_suspicion import CLEARED, SURE, Round, VillagePublic
 from lupus.engine.model import Event
 from lupus.engine.views import View, role_facts
-from lupus.rulebooks import load
 
 
 class VillageMemory(Memory[VillagePublic]):
@@ -26,7 +25,7 @@ class VillageMemory(Memory[VillagePublic]):
 
     def __init__(self, view: View, public: VillagePublic) -> None:
         super().__init__(view, public)
-        book = load(view.rulebook)
+        book = view.book
         self.book = book
         self.pack_roles = book.tagged(book.mechanics.pack_tag)
         # A pack role an inspection shows as town (the Godfather): "town" is then no proof.

@@ -21,7 +21,6 @@ from typing import ClassVar
 from lupus.bots.memory import Public, as_int, int_list, maybe_int, top_set
 from lupus.engine.model import Event
 from lupus.engine.views import View
-from lupus.rulebooks import load
 
 # Suspicion a ballot that breaks ranks earns its author, by kind of ballot.
 DEVIATION = {"vote": 1.0, "nominate": 1.0, "banish": 0.5, "elect": 0.5}
@@ -70,7 +69,7 @@ class VillagePublic(Public):
 
     def __init__(self, view: View) -> None:
         super().__init__(view)
-        book = load(view.rulebook)
+        book = view.book
         self.pack_roles = book.tagged(book.mechanics.pack_tag)
         self.dead: set[int] = set()
         self.captain: int | None = None

@@ -22,6 +22,9 @@ class Family:
     """One family's mechanics: subclasses override every method (see the module)."""
 
     name: str = ""
+    revision: int = 0
+    """Rises whenever what the family can play changes (a role registered from outside
+    or taken back): a rulebook found playable is checked again."""
     # Whether players' names may not hold a dot (Lupusburg's houses read Ann.1, Ann.2).
     names_without_dot: bool = False
     house_verbs: frozenset[str] = frozenset()
@@ -65,6 +68,12 @@ class Family:
     def step_ids(self) -> list[str]:
         """The step ids a rulebook of this family may name."""
         raise NotImplementedError
+
+    def unplayable(self, book: Rulebook) -> str | None:
+        """Why ``book``, whose steps the family knows, still could not be played to an
+        end (``key: reason``: a composition that cannot be dealt, a game that could
+        never end...), or None. Checked once per rulebook when it is loaded."""
+        return None
 
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
         """The deal a scenario file records (the keys ``Game.deal_record`` writes),

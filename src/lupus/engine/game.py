@@ -35,7 +35,8 @@ from lupus.engine.options import resolved
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, exact_args, few, quoted
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
-from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.rulebooks import reference
+from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
 
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
@@ -75,7 +76,8 @@ class Game:
         # front and taking the next one are appends and pops at the end of a list.
         self.agenda: list[Step[Any]] = []
         self.outcome: Outcome | None = None
-        self.public = PublicSetup(rulebook.id, self.names, chosen.shared)
+        digest = remember_book(rulebook)
+        self.public = PublicSetup(rulebook.id, digest, self.names, chosen.shared)
 
     # ------------------------------------------------------------------ families
     def next_phase(self) -> list[Step[Any]]:
@@ -350,11 +352,12 @@ class Game:
 
     def to_scenario(self) -> dict[str, object]:
         """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
-        this game, event for event: the rulebook, every option (defaults included, so
+        this game, event for event: the rulebook (a shipped one's id, any other whole:
+        ``lupus.rulebooks.reference``), every option (defaults included, so
         that a later change of a default cannot change a stored game), the seed, the
         players, the deal as dealt (``deal_record``) and every action so far."""
         scenario: dict[str, object] = {
-            "rules": self.rulebook.id,
+            "rules": reference(self.rulebook),
             "options": dict(self.options),
             "seed": self.seed,
             "players": list(self.names),

@@ -62,23 +62,30 @@ def check_count(book: Rulebook, n: int) -> None:
 
 
 def player_names(
-    book: Rulebook, names: Sequence[str], known: set[tuple[str, ...]], no_dot: bool = False
+    book: Rulebook,
+    names: Sequence[str],
+    known: set[tuple[bool, tuple[str, ...]]],
+    no_dot: bool = False,
 ) -> tuple[str, ...]:
     """The players' names as the game keeps them (NFC), or SetupError saying why not.
 
     ``known`` holds the tables of names already found valid under ``book`` and already
-    in NFC: those are taken as they are. ``no_dot`` refuses a dot (Lupusburg's houses
-    read ``Ann.1``).
+    in NFC, each with its ``no_dot`` (which the checks depend on, with the book): those
+    are taken as they are. Only a table of plain ``str`` is looked up or kept (a
+    subclass may compare equal to a name it is not). ``no_dot`` refuses a dot
+    (Lupusburg's houses read ``Ann.1``).
     """
     table = tuple(names)
-    try:
-        if table in known:
-            return table
-    except TypeError:  # something unhashable among the names: refused below
-        pass
+    plain = True
+    for name in cast("tuple[object, ...]", table):
+        if type(name) is not str:
+            plain = False
+            break
+    if plain and (no_dot, table) in known:
+        return table
     fresh = checked_names(book, table, no_dot)
-    if fresh == table and len(known) < KEPT:
-        known.add(table)
+    if plain and fresh == table and len(known) < KEPT:
+        known.add((no_dot, table))
     return fresh
 
 

@@ -4,14 +4,15 @@ thousands of games with the same ones)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, final
+from typing import Final, cast, final
 
 from lupus.engine.errors import SetupError
 from lupus.engine.limits import MAX_OPTIONS, MAX_TEXT
 from lupus.engine.untrusted import kind_of, quoted
-from lupus.rulebooks.facts import remember
+from lupus.rulebooks.facts import memos, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
@@ -34,14 +35,10 @@ def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str
 def resolved(rulebook: Rulebook, given: Mapping[str, object]) -> Resolved:
     """``resolve_options``, kept in the rulebook's facts per set of given options."""
     measured(given)
-    try:
-        # Each value with its type: True == 1 == 1.0 and they hash alike, but an option
-        # accepts only one of them.
-        key = tuple(sorted([(k, type(v).__name__, v) for k, v in given.items()]))
-        hash(key)
-    except TypeError:  # an unhashable value: it will be refused below, uncached
+    key = options_key(given)
+    if key is None:  # a value of another type: it is checked every time, uncached
         return Resolved(_resolve_options(rulebook, given))
-    seen = rulebook.facts.options_seen
+    seen = memos(rulebook.facts.digest).options_seen
     known = seen.get(key)
     if isinstance(known, Resolved):
         return known
@@ -72,6 +69,30 @@ def measured(given: object) -> None:
                 f"option {quoted(key)} must be true or false, a number or a text, "
                 f"not {kind_of(value)}"
             )
+
+
+def options_key(given: Mapping[str, object]) -> tuple[object, ...] | None:
+    """What the checked options depend on, exactly, as a key: each name and value with
+    the value's type (``True == 1 == 1.0`` and they hash alike, but an option accepts
+    one of them) and a float's sign (``-0.0 == 0.0``, but one is not the other); None
+    when a name is not exactly a ``str`` or a value not exactly a bool, int, float or
+    str (a subclass may compare equal to anything: such options are not kept)."""
+    items: list[tuple[str, type, object, bool]] = []
+    for k, v in given.items():
+        kind = type(v)
+        if type(k) is not str or kind not in _PLAIN:
+            return None
+        negative = kind is float and math.copysign(1.0, cast(float, v)) < 0
+        items.append((k, kind, v, negative))
+    items.sort(key=_name)
+    return tuple(items)
+
+
+def _name(item: tuple[str, type, object, bool]) -> str:
+    return item[0]
+
+
+_PLAIN: Final = (bool, int, float, str)
 
 
 def _resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:

@@ -24,7 +24,7 @@ from lupus.engine.model import (
     freeze_values,
     seal,
 )
-from lupus.rulebooks.schema import OptionValue
+from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book
 
 if TYPE_CHECKING:
     from lupus.engine.game import Game
@@ -34,19 +34,33 @@ if TYPE_CHECKING:
 class PublicSetup(Value):
     """What every player knows from the start: the rulebook, the names, the options.
 
-    A game makes it once; every view shares it. ``options`` is a read-only copy taken
-    when the game was set up (a view hands out a fresh dict of it).
+    A game makes it once; every view shares it. The rulebook is carried by its id and
+    its content's digest (a house rulebook that keeps a shipped id has another digest),
+    never as the object: its tables are mutable and shared by every game of the book,
+    and nothing a view reaches may change another game (``book`` finds it by digest).
+    ``options`` is a read-only copy taken when the game was set up (a view hands out a
+    fresh dict of it).
     """
 
-    __slots__ = ("names", "options", "rulebook")
-    FIELDS: ClassVar[tuple[str, ...]] = ("rulebook", "names", "options")
+    __slots__ = ("digest", "names", "options", "rulebook")
+    FIELDS: ClassVar[tuple[str, ...]] = ("rulebook", "digest", "names", "options")
 
     def __init__(
-        self, rulebook: str, names: tuple[str, ...], options: Mapping[str, OptionValue]
+        self,
+        rulebook: str,
+        digest: str,
+        names: tuple[str, ...],
+        options: Mapping[str, OptionValue],
     ) -> None:
         self.rulebook: Final = rulebook
+        self.digest: Final = digest
         self.names: Final = names
         self.options: Final = options
+
+    @property
+    def book(self) -> Rulebook:
+        """The game's rulebook (public: every player knows the rules)."""
+        return lookup_book(self.digest)
 
 
 Chain = Event | None
@@ -198,6 +212,11 @@ class View(Value):
     @property
     def rulebook(self) -> str:
         return self.setup.rulebook
+
+    @property
+    def book(self) -> Rulebook:
+        """The game's rulebook (public: every player knows the rules)."""
+        return self.setup.book
 
     @property
     def names(self) -> tuple[str, ...]:

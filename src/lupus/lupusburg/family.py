@@ -14,11 +14,18 @@ from lupus.engine.step import Step
 from lupus.engine.untrusted import quoted
 from lupus.lupusburg import deal as dealing
 from lupus.lupusburg.day import BetTurn, PrivilegeStep
-from lupus.lupusburg.game import HOUSE_VERBS, Layout, LupusburgGame
+from lupus.lupusburg.game import (
+    HOUSE_VERBS,
+    THIEF,
+    TOWNSFOLK,
+    WEREWOLF,
+    Layout,
+    LupusburgGame,
+)
 from lupus.lupusburg.night import ThiefStep, WerewolfStep
 from lupus.lupusburg.phases import Dawn, PassBurgomaster, PhaseStart, WinCheck
 from lupus.lupusburg.voting import SecondVoting, TokenTurn
-from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 
 def _betting(game: LupusburgGame) -> list[Step[LupusburgGame]]:
@@ -116,6 +123,38 @@ class LupusburgFamily(Family):
             burgomaster=list(players).index(str(burgomaster)) if burgomaster else 0,
             bag=None if bag is None else tuple(bag),
         )
+
+    def unplayable(self, book: Rulebook) -> str | None:
+        """Lupusburg's characters, sides and end are its own: a rulebook renames none of
+        them (the game reads them by id), lists no ``[[win]]`` (never read), recommends
+        the one deck only, has a coin in the bag for every player's bet, and names a
+        step that eliminates characters in its later nights or days."""
+        if set(book.factions) != {WEREWOLF, TOWNSFOLK}:
+            return f"factions: Lupusburg's sides are {WEREWOLF} and {TOWNSFOLK}"
+        sides = {WEREWOLF: WEREWOLF, THIEF: TOWNSFOLK, TOWNSFOLK: TOWNSFOLK}
+        if {r: s.faction for r, s in book.roles.items()} != sides:
+            return (
+                f"roles: Lupusburg's characters are {WEREWOLF} (of the {WEREWOLF}), {THIEF} "
+                f"and {TOWNSFOLK} (of the {TOWNSFOLK})"
+            )
+        if book.win:
+            return "win: Lupusburg's game ends by its own rules ([[win]] is not read)"
+        for size, counts in book.compositions.items():
+            if dict(counts) != self.fixed_deck(int(size)):
+                return f"compositions.{size}: Lupusburg deals one deck only for {size} players"
+        bag = (book.lupusburg or LupusburgSpec()).bag
+        if len(bag) < book.max_players:
+            return (
+                f"lupusburg.bag: {len(bag)} coins, and each of {book.max_players} players may "
+                "bet once and keep one"
+            )
+        later = [*book.night.later, *book.day]
+        if "werewolf" not in later and "second_voting" not in later:
+            return (
+                "night.later and day: neither the werewolf nor the second voting, so no "
+                "character could die after the first night and a game could never end"
+            )
+        return None
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
         return dealing.fixed_deck(players)

@@ -19,6 +19,7 @@ from lupus.engine.model import Action, Args, Death, Outcome, Prompt
 from lupus.engine.names import player_names
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, quoted
+from lupus.rulebooks.facts import memos
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
 WEREWOLF = "werewolf"
@@ -61,7 +62,8 @@ class LupusburgGame(Game):
         layout: Layout,
     ) -> None:
         # The names first (their number before anything per name), kept in NFC.
-        names = player_names(rulebook, names, rulebook.facts.valid_names, no_dot=True)
+        known = memos(rulebook.facts.digest).valid_names
+        names = player_names(rulebook, names, known, no_dot=True)
         super().__init__(rulebook, names, options, seed)
         self.layout = layout
         self.spec = rulebook.lupusburg or LupusburgSpec()

@@ -16,7 +16,7 @@ from lupus.engine.draw import choice
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.plugin import ANYONE, OptionNeed, Role, Verb
 from lupus.village.steps import Ballot, seats, tally
 
 
@@ -118,6 +118,7 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 ROLE = Role(
     "captain",
     steps={"election": ElectionStep},
+    options={"captain": OptionNeed("bool")},
     on_death=on_death,
     death_order=20,
     verbs=(

@@ -103,6 +103,7 @@ class DecideStep(Ballot):
 ROLE = Role(
     "vote",
     steps={"vote": VoteStep},
+    eliminates=(("vote",),),
     verbs=(
         Verb("vote", "vote", (ANYONE,), "day"),
         Verb("abstain", "vote", (ANYONE,), "day", targets="none"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import OptionNeed, Role, Verb
 from lupus.village.steps import Ballot
 
 ROLE_ID = "little-girl"
@@ -80,6 +80,7 @@ ROLE = Role(
     "little-girl",
     card=ROLE_ID,
     steps={"little_girl": LittleGirlStep},
+    options={"little_girl_catch_chance": OptionNeed("float", required=True)},
     verbs=(
         Verb("spy", "little_girl", (ROLE_ID,), "night", targets="none"),
         Verb("pass", "little_girl", (ROLE_ID,), "night", targets="none"),

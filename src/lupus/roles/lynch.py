@@ -43,5 +43,6 @@ class LynchStep(Ballot):
 ROLE = Role(
     "lynch",
     steps={"lynch": LynchStep},
+    eliminates=(("lynch",),),
     verbs=(Verb("vote", "lynch", (ANYONE,), "day"),),
 )

@@ -124,6 +124,7 @@ class BanishmentStep(Ballot):
 ROLE = Role(
     "nominations",
     steps={"nominations": NominationsStep, "defence": DefenceStep, "banishment": BanishmentStep},
+    eliminates=(("nominations", "banishment"),),
     verbs=(
         Verb("nominate", "nominations", (ANYONE,), "day"),
         Verb("withdraw", "nominations", (ANYONE,), "day", targets="none"),

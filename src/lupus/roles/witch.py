@@ -12,7 +12,7 @@ from typing import ClassVar
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import OptionNeed, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -101,6 +101,7 @@ ROLE = Role(
     "witch",
     card="witch",
     steps={"witch": WitchStep},
+    options={"longanis_potions": OptionNeed("int")},
     memory=Potions,
     verbs=(
         Verb("heal", "witch", ("witch",), "night", targets="none"),

@@ -3,9 +3,10 @@
 A rulebook is a validated pydantic model: reading its fields from compiled code is a
 Python attribute lookup, and some answers (the pack's roles) are computed. A simulation
 sets up a game every few dozen microseconds, so each rulebook builds its ``RuleFacts``
-once, when first asked (``Rulebook.facts``), and the games read those. The facts also
-keep what was already found valid under the rulebook (tables of names, sets of options,
-the deals a family checked), so a game set up like an earlier one skips its checks.
+once, when first asked (``Rulebook.facts``), and the games read those. What was already
+found valid under a rulebook (tables of names, sets of options, the deals a family
+checked) is kept apart, per rulebook content (``Memos``), so a game set up like an
+earlier one skips its checks.
 
 Plain data only: this module imports no mechanics (the families read it).
 """
@@ -57,6 +58,7 @@ class RuleFacts:
         eliminated_watch: bool,
         lovers_know_partner_role: bool,
         minimum_lifted_by: str,
+        digest: str,
     ) -> None:
         self.pack: Final = pack
         self.faction_of_role: Final = faction_of_role
@@ -77,16 +79,48 @@ class RuleFacts:
         self.lovers_know_partner_role: Final = lovers_know_partner_role
         # the option that lifts the rulebook's minimum configuration ("" when none does)
         self.minimum_lifted_by: Final = minimum_lifted_by
-        # Whether the rulebook's family knows every step it names (``lupus.families``).
-        self.playable = False
-        # Tables of names (in NFC) that passed ``player_names`` (which depends on them
-        # and the rulebook alone).
-        self.valid_names: Final[set[tuple[str, ...]]] = set()
-        # Options as given (each value with its type) -> the checked options.
+        self.digest: Final = digest  # the rulebook's (``Rulebook.digest``): its memos
+        # The family (name, revision) found able to play the rulebook (``lupus.families``),
+        # or None before it is checked.
+        self.playable: tuple[str, int] | None = None
+
+
+@final
+class Memos:
+    """What was already found valid under a rulebook, so that a game set up like an
+    earlier one skips its checks: kept per rulebook content (``memos``), apart from the
+    rulebook itself, which views hand out (a view reaches nothing of other games).
+
+    Each table is keyed on everything its value depends on besides the rulebook,
+    exactly (a value's type and a float's sign included): a game set up after any other
+    gets what it would get in a fresh process.
+    """
+
+    def __init__(self) -> None:
+        # (no_dot, a table of names in NFC) that passed ``player_names`` (which depends
+        # on them and the rulebook alone).
+        self.valid_names: Final[set[tuple[bool, tuple[str, ...]]]] = set()
+        # Options as given (``lupus.engine.options.options_key``) -> the checked options.
         self.options_seen: Final[dict[object, object]] = {}
-        # What a family derived from a deal that passed its checks, keyed as it likes
-        # (the village family: the sorted cards and the options they depend on).
+        # What a family derived from a deal that passed its checks, keyed on all it
+        # depends on (the village family: ``lupus.village.game.deal_key``).
         self.deals_seen: Final[dict[object, object]] = {}
+
+
+BOOKS_KEPT: Final = 64
+"""Rulebooks (by content) whose memos are kept; past this many the oldest are dropped."""
+
+_MEMOS: Final[dict[str, Memos]] = {}
+
+
+def memos(digest: str) -> Memos:
+    """The memos of the rulebook whose content has this digest (``Rulebook.digest``)."""
+    found = _MEMOS.get(digest)
+    if found is None:
+        if len(_MEMOS) >= BOOKS_KEPT:
+            del _MEMOS[next(iter(_MEMOS))]
+        found = _MEMOS[digest] = Memos()
+    return found
 
 
 def remember(table: dict[object, object], key: object, value: object) -> None:

@@ -8,9 +8,13 @@ a step does) are code in ``lupus.roles``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import re
+import string
 from functools import cached_property
-from typing import Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -48,6 +52,8 @@ class OptionSpec(_Strict):
 
     @model_validator(mode="after")
     def _default_fits(self) -> OptionSpec:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min is {self.min:g}, larger than max ({self.max:g})")
         self.check(self.default, "default")
         return self
 
@@ -100,6 +106,32 @@ def _shown(value: object) -> str:
     except ValueError:  # an int too long to print
         return "a number too large"
     return text if len(text) <= 40 else text[:40] + "..."
+
+
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|N\[[^\[\]{}]+\]")
+"""A placeholder of a message: an event's field ({player}) or a name ({N[werewolf]})."""
+
+
+def template_problem(template: str) -> str | None:
+    """Why a message of a rulebook's ``text`` cannot be said, or None. A placeholder
+    is a field or a rulebook name and nothing else: no attribute or index beyond
+    ``N[...]`` (``str.format`` would follow it into lupus's own objects), no format
+    (a width of 10^9 would make a sentence of a gigabyte), no conversion."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return "a brace is not closed (write {{ or }} for a brace itself)"
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if not _FIELD.fullmatch(field):
+            return (
+                "a placeholder is a field such as {player} or a name such as {N[werewolf]}, "
+                f"not {_shown('{' + field + '}')}"
+            )
+        if spec or conversion:
+            return f"the placeholder {_shown('{' + field + '}')} takes no format or conversion"
+    return None
 
 
 WinWhen = Literal[
@@ -155,16 +187,26 @@ class NightSpec(_Strict):
     preparation: tuple[str, ...] = ()
 
 
-class LupusburgSpec(_Strict):
-    """The numbers of Lupusburg's box: coins, draws, voting rounds and points."""
+POINTS = 10**6
+"""The largest number of points (or a coin's value) a Lupusburg rulebook may give."""
 
-    bag: tuple[int, ...] = (8, 7, 6, 5, 4, 3, 2, 2)
-    coins_drawn: int = Field(default=3, ge=1)
-    token_rounds: int = Field(default=2, ge=1)
-    suspects: int = Field(default=2, ge=2)
-    points_per_character: int = 2
-    points_per_chest: int = 1
-    points_unused_seal: int = 1
+Points = Annotated[int, Field(ge=-POINTS, le=POINTS)]
+
+
+class LupusburgSpec(_Strict):
+    """The numbers of Lupusburg's box: coins, draws, voting rounds and points, each
+    bounded (a round is a turn of every player: 10^9 rounds would never be laid out).
+    The bag must also hold a coin for every player's bet (``LupusburgFamily``)."""
+
+    bag: tuple[Annotated[int, Field(ge=0, le=POINTS)], ...] = Field(
+        default=(8, 7, 6, 5, 4, 3, 2, 2), min_length=1, max_length=64
+    )
+    coins_drawn: int = Field(default=3, ge=1, le=64)
+    token_rounds: int = Field(default=2, ge=1, le=16)
+    suspects: int = Field(default=2, ge=2, le=16)
+    points_per_character: Points = 2
+    points_per_chest: Points = 1
+    points_unused_seal: Points = 1
 
 
 class Rulebook(_Strict):
@@ -184,7 +226,7 @@ class Rulebook(_Strict):
     win: tuple[WinSpec, ...] = ()
     lupusburg: LupusburgSpec | None = None
     minimum: MinimumSpec | None = None
-    compositions: dict[str, dict[str, int]] = Field(default_factory=dict)
+    compositions: dict[str, dict[str, Annotated[int, Field(ge=0)]]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)
 
@@ -203,6 +245,9 @@ class Rulebook(_Strict):
                 raise ValueError(f"roles.{role_id}.appears_as: unknown faction {role.appears_as!r}")
             if role.max is not None and role.max % role.comes_in:
                 raise ValueError(f"roles.{role_id}.max: not a multiple of comes_in")
+        starving = self.mechanics.starvation_winner
+        if starving is not None and starving not in self.factions:
+            raise ValueError(f"mechanics.starvation_winner: unknown faction {starving!r}")
         for i, win in enumerate(self.win):
             if win.faction not in self.factions:
                 raise ValueError(f"win[{i}].faction: unknown faction {win.faction!r}")
@@ -217,11 +262,21 @@ class Rulebook(_Strict):
             if lift is not None and (lift not in self.options or self.options[lift].type != "bool"):
                 raise ValueError(f"minimum.lifted_by: {lift!r} is not a bool option")
         for size, deck in self.compositions.items():
-            if not size.isdigit():
+            if not size.isdigit() or not size.isascii() or len(size) > 6:
                 raise ValueError(f"compositions.{size}: keys are player counts")
+            if not self.min_players <= int(size) <= self.max_players:
+                raise ValueError(
+                    f"compositions.{size}: the rulebook is played by {self.min_players} to "
+                    f"{self.max_players} players"
+                )
             for role_id in deck:
                 if role_id not in self.roles:
                     raise ValueError(f"compositions.{size}.{role_id}: unknown role")
+        for lang, table in self.text.items():
+            for key, template in table.items():
+                problem = template_problem(template)
+                if problem:
+                    raise ValueError(f"text.{lang}.{key}: {problem}")
         for lang in self.languages:
             names = self.names.get(lang)
             if names is None:
@@ -243,6 +298,20 @@ class Rulebook(_Strict):
 
     def tagged(self, tag: str) -> frozenset[str]:
         return frozenset(r for r, spec in self.roles.items() if tag in spec.tags)
+
+    @cached_property
+    def digest(self) -> str:
+        """The rulebook's identity: a SHA-256 of its content (every field, defaults
+        included, in the file's order). Two rulebooks with one digest play alike; a
+        house rulebook that keeps a shipped id has another digest than the shipped one."""
+        text = json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its content (a simulation's worker in another process gets the
+        rulebook itself, never a path to read again); the facts a process keeps are
+        not carried over."""
+        return (_rebuilt, (self.model_dump(mode="json"),))
 
     @cached_property
     def facts(self) -> RuleFacts:
@@ -275,4 +344,29 @@ class Rulebook(_Strict):
             eliminated_watch=mechanics.eliminated_watch,
             lovers_know_partner_role=mechanics.lovers_know_partner_role,
             minimum_lifted_by=(minimum.lifted_by or "") if minimum is not None else "",
+            digest=self.digest,
         )
+
+
+def _rebuilt(data: dict[str, Any]) -> Rulebook:
+    """A pickled rulebook read back (``Rulebook.__reduce__``)."""
+    return Rulebook.model_validate(data)
+
+
+_KNOWN: dict[str, Rulebook] = {}
+
+
+def remember_book(book: Rulebook) -> str:
+    """Keep ``book`` by its digest (the first of a content is kept), and return the
+    digest: what a view carries instead of the rulebook object, which holds mutable
+    tables that no view may reach (``lookup_book`` finds it again). A process keeps
+    every rulebook content it plays, few in practice."""
+    digest = book.digest
+    if digest not in _KNOWN:
+        _KNOWN[digest] = book
+    return digest
+
+
+def lookup_book(digest: str) -> Rulebook:
+    """The rulebook of a digest a game remembered (``remember_book``)."""
+    return _KNOWN[digest]

@@ -128,7 +128,7 @@ class BotSeats:
             return
         bot = self.bots.get(seat)
         if bot is None:
-            bot = self.bots[seat] = make_bot(held.bot, room.book.id)
+            bot = self.bots[seat] = make_bot(held.bot, room.book)
         action = bot.act(view, self.rng)
         self.moves[seat] = self.moves.get(seat, 0) + 1
         try:

@@ -1,7 +1,9 @@
 """What a simulation is asked to play, and the sums it gives back.
 
 Plain (interpreted) dataclasses: they cross process boundaries and Ray's object store
-by pickling, which the compiled self-play module's classes could not do.
+by pickling, which the compiled self-play module's classes could not do. A configuration
+carries its rulebook itself (``rules``: pickled as its content), never a path for a
+worker to read again: the games of a run play the rules it was given.
 """
 
 from __future__ import annotations
@@ -16,22 +18,33 @@ from lupus.engine.deal import composition, table_size
 from lupus.engine.errors import SetupError
 from lupus.engine.limits import MAX_SEED
 from lupus.engine.untrusted import exact_int, quoted
-from lupus.families import deal, load
-from lupus.rulebooks.schema import OptionValue
+from lupus.families import deal, rulebook
+from lupus.rulebooks import is_shipped
+from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.stats import wilson
 
 
 @dataclass(frozen=True)
 class SimConfig:
-    rules: str
+    rules: str | Rulebook  # a shipped id (or a path, read once here), or the rulebook
     players: int
     counts: Mapping[str, int] = field(default_factory=dict)
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     bots: Mapping[str, str] = field(default_factory=lambda: {"*": "random"})
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        if isinstance(self.rules, str):  # (read now: a file is not read again later)
+            object.__setattr__(self, "rules", rulebook(self.rules))
+
+    @property
+    def book(self) -> Rulebook:
+        """The rulebook, checked by its family."""
+        assert isinstance(self.rules, Rulebook)
+        return rulebook(self.rules)
+
     def composition(self) -> dict[str, int]:
-        return dict(self.counts) if self.counts else composition(load(self.rules), self.players)
+        return dict(self.counts) if self.counts else composition(self.book, self.players)
 
     def check(self) -> None:
         """SetupError (or RulebookError) unless every game of this run can be set up:
@@ -39,7 +52,7 @@ class SimConfig:
         are known kinds for known factions, and a trial deal of the composition to the
         table passes every check of ``lupus.deal`` (table size, counts, options). Cheap,
         and run before any game is played or any process started."""
-        book = load(self.rules)
+        book = self.book
         table_size(book, self.players)  # (before its recommended composition is looked up)
         exact_int(self.seed, "the seed", 0, MAX_SEED)
         check_bots(book.factions, self.bots)
@@ -86,9 +99,12 @@ class SimResult:
 
     def as_dict(self) -> dict[str, object]:
         t = self.tally
-        factions = list(load(self.config.rules).factions)
+        book = self.config.book
+        factions = list(book.factions)
         return {
-            "rules": self.config.rules,
+            "rules": book.id,
+            "rules_digest": book.digest,
+            "shipped_rules": is_shipped(book),
             "players": self.config.players,
             "composition": self.config.composition(),
             "options": dict(self.config.options),

@@ -50,7 +50,7 @@ class Table:
     seats' names, the options and which kind of bot plays for each faction."""
 
     def __init__(self, config: SimConfig, book: Rulebook | None = None) -> None:
-        self.book: Final = rulebook(book or config.rules)
+        self.book: Final = rulebook(book or config.book)
         self.family: Final = family_of(self.book)
         self.seed: Final = config.seed
         self.players: Final = config.players
@@ -77,9 +77,9 @@ def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     return game, rng
 
 
-def play(table: Table, index: int) -> tuple[Game, int]:
-    """Game ``index`` of the run ``table`` belongs to, played to its end, and its
-    action count."""
+def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
+    """Game ``index`` of the run ``table`` belongs to, played to its end (or stopped
+    after ``most`` actions: ``MAX_ACTIONS``), and its action count."""
     book = table.book
     game, rng = set_up(table, index)
     made: dict[str, Bot] = {}  # one bot of each kind per game
@@ -88,7 +88,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         kind = table.bot_kinds.get(faction, table.fallback)
         bot = made.get(kind)
         if bot is None:
-            bot = made[kind] = make_bot(kind, book.id)
+            bot = made[kind] = make_bot(kind, book)
         bots.append(bot)
     actions = 0
     step, budget = game.step, 0
@@ -106,7 +106,7 @@ def play(table: Table, index: int) -> tuple[Game, int]:
         else:
             game.apply(TIMER)
         actions += 1
-        if actions >= MAX_ACTIONS:
+        if actions >= most:
             break  # a stalemate the rules allow: counted as a game with no winner
     return game, actions
 

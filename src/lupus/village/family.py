@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from lupus import roles as role_modules
-from lupus.engine.deal import Deal, every_player
+from lupus.engine.deal import Deal, every_player, seat_names
+from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
@@ -24,9 +25,16 @@ from lupus.village.checks import check_minimum
 from lupus.village.deal import deal
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
-from lupus.village.plugin import Role
+from lupus.village.playable import deals_a_killer, problem
+from lupus.village.plugin import OptionNeed, Role
 from lupus.village.registry import Registry
 from lupus.village.steps import Ballot
+
+OPTIONS: Final = {
+    "quick": OptionNeed("bool"),
+    "first_phase": OptionNeed("choice", choices=("day", "night")),
+}
+"""The options the family's own code reads (``VillageGame``; its roles declare theirs)."""
 
 
 def shipped_roles() -> list[Role]:
@@ -109,12 +117,14 @@ class VillageFamily(Family):
         self.outside.append(role)
         self._roles = None
         self._registry = None
+        self.revision += 1
 
     def unregister(self, role: Role) -> None:
         """Take back a role ``register`` added (a test's throwaway role)."""
         self.outside.remove(role)
         self._roles = None
         self._registry = None
+        self.revision += 1
 
     def new_game(
         self,
@@ -160,6 +170,35 @@ class VillageFamily(Family):
 
     def step_ids(self) -> list[str]:
         return list(self.registry().steps)
+
+    def unplayable(self, book: Rulebook) -> str | None:
+        roles = self.roles()
+        found = problem(book, roles, OPTIONS)
+        if found:
+            return found
+        for size, counts in book.compositions.items():
+            why = self.composition_problem(book, int(size), counts)
+            if why:
+                return f"compositions.{size}: {why}"
+        return None
+
+    def composition_problem(
+        self, book: Rulebook, players: int, counts: Mapping[str, int]
+    ) -> str | None:
+        """Why a composition cannot be played by ``players`` (dealt and set up under
+        the default options: a recommended composition needs no house rule), or None."""
+        cards = sum(counts.values())  # (counted before a card is laid out)
+        wanted = players + (2 if counts.get("thief") else 0)
+        if cards != wanted:
+            return f"{cards} cards for {players} players (a thief adds two extra cards)"
+        if not deals_a_killer(book, self.roles(), counts):
+            return "no card of it can eliminate a player, and the days have no vote"
+        try:  # (as a table with the default options deals and sets it up)
+            dealt = deal(book, players, counts, seeded(0), {})
+            self.new_game(book, seat_names(players), dealt, {}, 0)
+        except SetupError as exc:
+            return str(exc)
+        return None
 
     def deal_of(self, record: Mapping[str, object], players: Sequence[str]) -> Deal:
         roles = record.get("roles")

@@ -16,13 +16,38 @@ from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
 from lupus.engine.names import player_names
+from lupus.engine.options import options_key
 from lupus.engine.step import Step
-from lupus.rulebooks.facts import WinRule, remember
+from lupus.rulebooks.facts import WinRule, memos, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
 from lupus.village.checks import check_deal, holds
 from lupus.village.night import NightRecord
 from lupus.village.registry import Registry
+
+
+def deal_key(
+    players: int,
+    roles: Sequence[str],
+    extra_cards: Sequence[str],
+    options: dict[str, OptionValue],
+    registry: Registry,
+) -> tuple[object, ...] | None:
+    """Everything a deal's checks and its ``Cards`` depend on, exactly: the number of
+    players (a deck of 8 cards is refused for 7), the cards as multisets, every option
+    with its type and a float's sign (``options_key``), and the registry of role plugins
+    (its identity: a role registered later makes another one). None for cards that are
+    not all plain strings (they are checked every time, and refused)."""
+    for card in roles:
+        if type(card) is not str:
+            return None
+    for card in extra_cards:
+        if type(card) is not str:
+            return None
+    chosen = options_key(options)
+    if chosen is None:
+        return None
+    return (players, tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, registry)
 
 
 class VillageGame(Game):
@@ -40,20 +65,17 @@ class VillageGame(Game):
     ) -> None:
         facts = rulebook.facts
         # The names first (their number before anything per name), kept in NFC.
-        names = player_names(rulebook, names, facts.valid_names)
+        memo = memos(facts.digest)
+        names = player_names(rulebook, names, memo.valid_names)
         super().__init__(rulebook, names, options, seed)
-        # The cards' checks depend on the cards and these options alone.
-        key = (
-            tuple(sorted(roles)),
-            tuple(sorted(extra_cards)),
-            self.option_on("quick"),
-            self.option_on(facts.minimum_lifted_by),
-        )
-        known = facts.deals_seen.get(key)
+        # The cards' checks and what they decide depend on the number of players, the
+        # cards, the options and the role plugins alone (``deal_key``).
+        key = deal_key(len(self.names), roles, extra_cards, self.options, registry)
+        known = None if key is None else memo.deals_seen.get(key)
         new_cards = known is None
         if not isinstance(known, Cards):
             check_deal(rulebook, self.names, roles, extra_cards, self.options)
-            known = Cards(facts, registry, roles, extra_cards, key[2])
+            known = Cards(facts, registry, roles, extra_cards, self.option_on("quick"))
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)
         self.extra_cards: list[str] = list(extra_cards)
@@ -80,8 +102,8 @@ class VillageGame(Game):
         self.successions: list[Step[Any]] = []
         self.dirty = False
         self.pack_roles = facts.pack
-        if new_cards:  # (a card multiset is kept once it has passed every check)
-            remember(facts.deals_seen, key, known)
+        if new_cards and key is not None:  # (kept once it has passed every check)
+            remember(memo.deals_seen, key, known)
         self.emit(
             "game_starts",
             None,

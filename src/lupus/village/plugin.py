@@ -66,6 +66,19 @@ class Verb:
 
 
 @final
+class OptionNeed:
+    """An option a role's code reads (``Role.options``): the type it reads it as
+    ("bool", "int", "float", "choice"), whether it reads it without a default (then a
+    rulebook that plays the role must declare it), and for a choice the values it knows.
+    A rulebook that declares the option with another type is refused when loaded."""
+
+    def __init__(self, type: str, required: bool = False, choices: tuple[str, ...] = ()) -> None:
+        self.type: Final = type
+        self.required: Final = required
+        self.choices: Final = choices
+
+
+@final
 class Role:
     """Everything one role (or one of the day's procedures) brings; see the module.
 
@@ -80,7 +93,12 @@ class Role:
     tells a living player is a leak. ``messages`` holds the role's narration keys with
     their English text (a rulebook's or a language file's text for the key comes first).
     ``pack``: its steps are where the pack decides (a deck is told with the pack's
-    cards at that step).
+    cards at that step), and may eliminate a player each night. ``eliminates``: the
+    role's other ways to eliminate a player every time they run, each as the steps a
+    day names for it, in that order (a vote: ``("vote",)``; nominations, then the
+    banishment vote); a rulebook whose later nights and days have none of these could
+    never end, and is refused when loaded. ``options``: the rulebook options its code
+    reads (``OptionNeed``).
     """
 
     def __init__(
@@ -96,6 +114,8 @@ class Role:
         learns: tuple[str, ...] = (),
         messages: Mapping[str, str] | None = None,
         pack: bool = False,
+        eliminates: tuple[tuple[str, ...], ...] = (),
+        options: Mapping[str, OptionNeed] | None = None,
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -107,3 +127,5 @@ class Role:
         self.learns: Final = learns
         self.messages: Final[dict[str, str]] = dict(messages or {})
         self.pack: Final = pack
+        self.eliminates: Final = eliminates
+        self.options: Final[dict[str, OptionNeed]] = dict(options or {})

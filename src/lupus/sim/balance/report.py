@@ -114,10 +114,14 @@ class BalanceResult:
     counts: list[CountResult]
     seconds: float
     workers: int
+    rules_digest: str = ""
+    """The rulebook's identity (``Rulebook.digest``): a house rulebook may keep a
+    shipped id."""
 
     def as_dict(self) -> dict[str, object]:
         return {
             "rules": self.rules,
+            "rules_digest": self.rules_digest,
             "faction": self.faction,
             "fair": fair_value(self.fair),
             "bots": dict(self.bots),

@@ -18,7 +18,7 @@ from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.limits import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TOP, MAX_WORKERS
 from lupus.engine.options import resolve_options
 from lupus.engine.untrusted import exact_int
-from lupus.families import family_of, load
+from lupus.families import check, family_of, load
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.balance.candidates import (
     Counts,
@@ -180,8 +180,9 @@ def search(
 
     Every argument is checked before a game is played or a process started
     (`check_search`): a table the rulebook cannot seat is refused before any other
-    table is searched."""
-    book = load(rules) if isinstance(rules, str) else rules
+    table is searched, and a player count at which no game could be played is a
+    SetupError (a search never reports a table of zero games)."""
+    book = load(rules) if isinstance(rules, str) else check(rules)
     bots = dict(bots or {"*": "random"})
     options = dict(options or {})
     tables = check_search(book, players, games, top, bots, options, seed, workers, pack, eta)
@@ -192,7 +193,7 @@ def search(
     results: list[CountResult] = []
 
     def config(n: int, counts: Counts) -> SimConfig:
-        return SimConfig(book.id, n, counts, options, bots, seed)
+        return SimConfig(book, n, counts, options, bots, seed)  # (the rulebook itself)
 
     def tally(n: int, counts: Counts) -> Tally | None:
         return player.tally(config(n, counts))
@@ -243,6 +244,9 @@ def search(
             # The recommended composition, played as long as the finalists, competes too.
             final = alive + [c for c in pool if c == recommended and c not in alive]
             best = sorted((s for c in final if (s := score(n, c)) is not None), key=Scored.rank_key)
+            if player.played == before:  # nothing could be played: no figure to report
+                why = next(iter(rejected.values()), "no composition is accepted")
+                raise SetupError(f"{n} players: no composition could be played ({why})")
             results.append(
                 CountResult(
                     players=n,
@@ -270,4 +274,5 @@ def search(
         counts=results,
         seconds=time.perf_counter() - started,
         workers=workers,
+        rules_digest=book.digest,
     )

@@ -141,6 +141,10 @@ class Room:
             ) from exc
 
     def join(self, name: str) -> tuple[str, int]:
+        if self.settings.mode == "leader":
+            # A game leader's seats are his table's, named at creation: never a
+            # stranger's, not even one the leader freed (kick).
+            raise ProtocolError("room_full", "a game leader's table has no seat to join")
         token, kept = new_token()
         seat = self.take_seat(name, kept)
         log.info("seat_joined room=%s seat=%d", self.code, seat)

@@ -32,14 +32,44 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class Server:
-    """``lupus serve`` in a subprocess (see the module docstring)."""
+RELAXED: dict[str, object] = {
+    "max_rooms": 100_000,
+    "rooms_per_client": 100_000,
+    "room_burst": 100_000,
+    "room_rate": 100_000.0,
+    "guess_burst": 100_000,
+    "guess_rate": 100_000.0,
+    "render_burst": 100_000,
+    "render_rate": 100_000.0,
+    "connections_per_client": 10_000,
+    "client_message_burst": 100_000,
+    "client_message_rate": 100_000.0,
+    "client_chat_burst": 100_000,
+    "client_chat_rate": 100_000.0,
+    "min_bot_delay": 0.0,
+}
+"""The limits of the suites that test something else than them: every test of a module
+runs on one loopback address (one client), opens dozens of rooms and plays with bots
+that wait for nothing. ``tests/test_server_limits.py`` runs the server as shipped."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+
+class Server:
+    """``lupus serve`` in a subprocess (see the module docstring), with ``limits``
+    (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``."""
+
+    def __init__(
+        self,
+        database: Path,
+        port: int | None = None,
+        limits: dict[str, object] | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
         self.database = database
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = database.with_suffix(f".{self.port}.log")
+        self.limits = RELAXED if limits is None else limits
+        self.options = options
 
     @property
     def http(self) -> str:
@@ -53,6 +83,9 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         command = [sys.executable, "-m", "lupus", "serve", "--port", str(self.port)]
         command += ["--database", str(self.database), "--log-level", "warning"]
+        for name, value in self.limits.items():
+            command += ["--limit", f"{name}={value}"]
+        command += list(self.options)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30

@@ -79,10 +79,10 @@ class BotSeats:
                 tired += 1  # (a pack that cannot agree: people, the timer or the host)
             elif seat not in self.pending:
                 self.pending.add(seat)
-                room.schedule(delay, partial(self.move, seat, self.game))
+                room.later(delay, partial(self.move, seat, self.game))
         stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
         if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
-            room.schedule(delay, partial(self.close, game.state_id, self.game))
+            room.later(delay, partial(self.close, game.state_id, self.game))
 
     def may_close(self, stalled: bool) -> bool:
         """Whether the room may close a step itself: nobody is waited for and no

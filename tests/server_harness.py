@@ -134,8 +134,11 @@ def running(database: Path) -> Iterator[Server]:
 class Player:
     """One WebSocket client (see the module docstring)."""
 
-    def __init__(self, server: Server, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, server: Server, rng: random.Random | None = None, address: str | None = None
+    ) -> None:
         self.server = server
+        self.address = address  # the loopback address it connects from (a client of its own)
         self.rng = rng or random.Random(0)
         self.socket: Any = None
         self.frames: list[dict[str, Any]] = []  # every frame received, in order
@@ -149,7 +152,8 @@ class Player:
         self.acked: list[dict[str, Any]] = []  # the actions the server acknowledged
 
     async def connect(self) -> Player:
-        self.socket = await websockets.connect(self.server.ws, max_size=2**24)
+        local = None if self.address is None else (self.address, 0)
+        self.socket = await websockets.connect(self.server.ws, max_size=2**24, local_addr=local)
         return self
 
     async def close(self) -> None:

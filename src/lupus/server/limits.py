@@ -106,7 +106,7 @@ MAX_GAME_ID: Final = 64
 """The longest game id looked up (``GET /api/games/{id}/scenario``); ids are
 ``<room>-<number>-<8 hex digits>``."""
 
-WORK_SLICE: Final = 0.004
+WORK_SLICE: Final = 0.002
 """Seconds of bots' work (moves and closes) the server runs at once before it serves
 every connection again (``work.Worker``)."""
 

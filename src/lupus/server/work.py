@@ -3,7 +3,7 @@
 A bot's move (or a bots' table's close of a step) is due after the room's
 ``bot_delay``; when it is due it is not run at once but put in its room's queue here.
 The worker runs one job of each room in turn (a room of forty bots gets one move, then
-the next room one), for at most ``WORK_SLICE`` seconds, then lets the event loop serve
+the next room one), for at most ``WORK_SLICE`` seconds (2 ms), then lets the event loop serve
 every connection before the next slice. Ten rooms of forty bots each owing a move at
 the same moment were 400 calls in one turn of the loop (a ping of another room waited
 for all of them, 180 to 280 ms); now a ping waits for a slice or two.

@@ -558,3 +558,10 @@ def test_a_flood_of_bots_does_not_slow_another_room(server: Server) -> None:
     # Measured on two busy cores: 12 to 28 ms at the median, 23 to 70 ms at the 95th
     # percentile; without the slices, 400 to 800 ms at the 95th percentile.
     assert median < 0.06 and worst < 0.2, (median, worst)
+
+
+def test_every_server_limit_is_documented() -> None:
+    """docs/protocol.md names every ``--limit`` with its default."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    for name in ServerLimits.model_fields:
+        assert f"`{name}`" in doc, name

@@ -42,7 +42,9 @@ Code = Literal[
     "stale",  # an action answering an older view than the seat's current one
     "illegal",  # an action the rules refuse now (the engine's reason follows)
     "muted",  # a chat line where this seat may not speak now
-    "slow_down",  # too many messages too fast
+    "slow_down",  # too many messages too fast, or too many wrong codes or tokens
+    "too_many",  # too many connections from one address (then closed)
+    "server_full",  # the server has all the connections it takes (then closed)
     "internal",  # the server failed; nothing was changed
 ]
 

@@ -41,6 +41,8 @@ RELAXED: dict[str, object] = {
     "guess_rate": 100_000.0,
     "render_burst": 100_000,
     "render_rate": 100_000.0,
+    "entry_burst": 100_000,
+    "entry_rate": 100_000.0,
     "connections_per_client": 10_000,
     "client_message_burst": 100_000,
     "client_message_rate": 100_000.0,

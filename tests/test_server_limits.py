@@ -143,6 +143,36 @@ def test_wrong_tokens_are_limited_per_client(server: Server) -> None:
     asyncio.run(test())
 
 
+def test_entering_rooms_is_rate_limited_per_client(server: Server) -> None:
+    """Each ``join``, ``rejoin`` or ``watch`` is sent a room's whole view: a client has
+    40 of them at once (every try counts), then 2 a second."""
+    with http(server) as host:
+        room = open_room(host).json()["room"]
+    address = new_address()
+
+    async def test() -> None:
+        first = await player(server, address)
+        refs = [await first.send({"type": "watch", "room": room}) for _ in range(50)]
+        got = await answers(first, set(refs))
+        kinds = [
+            got[ref]["type"] if got[ref]["type"] != "error" else got[ref]["code"] for ref in refs
+        ]
+        assert kinds[0] == "welcome"
+        assert set(kinds[1 : DEFAULT.entry_burst]) == {"not_allowed"}  # (in the room already)
+        assert kinds[-1] == "slow_down"
+        second = await player(server, address)  # the client's other connections too
+        ref = await second.send({"type": "watch", "room": room})
+        assert (await answers(second, {ref}))[ref]["code"] == "slow_down"
+        other = await player(server, new_address())
+        assert (await other.send({"type": "watch", "room": room})) and (
+            await other.until("welcome")
+        )
+        for connection in (first, second, other):
+            await connection.close()
+
+    asyncio.run(test())
+
+
 # ---------------------------------------------------------------------- rooms
 def test_opening_rooms_is_rate_limited_per_client(server: Server) -> None:
     with http(server) as opener:

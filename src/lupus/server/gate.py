@@ -44,12 +44,14 @@ class Peer:
         self.guesses = Allowance(limits.guess_burst, limits.guess_rate)
         self.openings = Allowance(limits.room_burst, limits.room_rate)
         self.renders = Allowance(limits.render_burst, limits.render_rate)
+        self.entries = Allowance(limits.entry_burst, limits.entry_rate)
         self.connections = 0  # WebSocket connections open now
         self.rooms: set[str] = set()  # codes of the rooms it opened (pruned as they expire)
 
     def idle(self) -> bool:
         """Nothing to remember: no connection, no room, every allowance full."""
         buckets = (self.messages, self.chat, self.guesses, self.openings, self.renders)
+        buckets += (self.entries,)
         return not self.connections and not self.rooms and all(b.full() for b in buckets)
 
 

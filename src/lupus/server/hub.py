@@ -252,9 +252,12 @@ class Hub:
         """A connection enters a room: a look-up by code (and token), refused unread
         while its client has no guess left (``ServerLimits.guess_rate``); a wrong code
         or token takes one."""
+        peer = self.gate.peer_of(client)
+        if not peer.entries.take():  # (every try counts)
+            raise ProtocolError("slow_down", "too many rooms entered: wait a moment")
         if isinstance(client.room, Room):
             raise ProtocolError("not_allowed", "this connection is in a room already")
-        guesses = self.gate.peer_of(client).guesses
+        guesses = peer.guesses
         if not guesses.ready():
             raise ProtocolError("slow_down", "too many wrong codes or tokens: wait a moment")
         try:

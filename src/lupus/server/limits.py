@@ -55,6 +55,13 @@ class ServerLimits(BaseModel):
     """Answers made anew per client (a room's QR code, a finished game's scenario: each
     is made once and kept, then served as it is): 10 at once, then 2 a second."""
 
+    # Entering a room.
+    entry_burst: Count = 40
+    entry_rate: Rate = 2.0
+    """``join``, ``rejoin`` and ``watch`` per client (each is sent a room's whole view,
+    tens of kilobytes): 40 at once (as many as its connections), then 2 a second
+    (``slow_down``)."""
+
     # Connections and messages.
     max_connections: Count = 2000
     """WebSocket connections open on the server (the answer to the one over it is

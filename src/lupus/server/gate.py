@@ -51,8 +51,12 @@ class Peer:
     def idle(self) -> bool:
         """Nothing to remember: no connection, no room, every allowance full."""
         buckets = (self.messages, self.chat, self.guesses, self.openings, self.renders)
-        buckets += (self.entries,)
-        return not self.connections and not self.rooms and all(b.full() for b in buckets)
+        return (
+            not self.connections
+            and not self.rooms
+            and self.entries.full()
+            and all(b.full() for b in buckets)
+        )
 
 
 class Holder:

@@ -595,3 +595,22 @@ def test_every_server_limit_is_documented() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
     for name in ServerLimits.model_fields:
         assert f"`{name}`" in doc, name
+
+
+def test_the_gate_counts_each_connection_once() -> None:
+    """In-process: a connection counted at its opening is uncounted once, however often
+    it is let go; one the gate never counted (a test's) uncounts nothing."""
+    from lupus.server.clients import Client
+    from lupus.server.gate import Gate
+
+    gate = Gate(ServerLimits(connections_per_client=2))
+    first, second, third, stranger = Client(), Client(), Client(), Client()
+    assert gate.connect(first, "10.0.0.1") is None
+    assert gate.connect(second, "10.0.0.1") is None
+    assert gate.connect(third, "10.0.0.1") == "too_many"
+    gate.peer_of(stranger)
+    for _ in range(2):
+        gate.disconnect(first)
+        gate.disconnect(stranger)
+    assert (gate.connections, gate.peers["10.0.0.1"].connections) == (1, 1)
+    assert gate.connect(third, "10.0.0.1") is None

@@ -92,6 +92,7 @@ class Gate:
         self.peers: dict[str, Peer] = {}
         self.holders: dict[tuple[str, int | None], Holder] = {}
         self.of_client: dict[Client, Peer] = {}
+        self.counted: set[Client] = set()  # the connections counted in their client's
         self.connections = 0
 
     # ------------------------------------------------------------------ clients
@@ -113,11 +114,14 @@ class Gate:
         peer.connections += 1
         self.connections += 1
         self.of_client[client] = peer
+        self.counted.add(client)
         return None
 
     def disconnect(self, client: Client) -> None:
+        """The connection is gone (once or more: only the first counts)."""
         peer = self.of_client.pop(client, None)
-        if peer is not None:
+        if peer is not None and client in self.counted:
+            self.counted.discard(client)
             peer.connections -= 1
             self.connections -= 1
 

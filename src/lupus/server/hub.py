@@ -309,6 +309,7 @@ class Hub:
             room.clients.discard(client)
             room.broadcast()
         client.room = None
+        self.gate.disconnect(client)
 
 
 def leaders_answer(room: Room, seat: int, state_id: int) -> int:

@@ -1,9 +1,10 @@
 """Every room of a server, and the dispatch of what clients send to them.
 
-``Hub.handle`` is the one way in for a client's message: the client's rate, the
-message's size (in bytes), its JSON, its shape (``lupus.server.protocol``) and its
-sender's rights are checked in that order, and any refusal is an ``error`` to that
-client alone (with the message's ``id`` when it has one), with nothing changed.
+``Hub.handle`` is the one way in for a client's message: its rate (its connection's,
+its seat's and its client's: ``lupus.server.gate``), the message's size (in bytes),
+its JSON, its shape (``lupus.server.protocol``) and its sender's rights are checked in
+that order, and any refusal is an ``error`` to that client alone (with the message's
+``id`` when it has one), with nothing changed.
 """
 
 from __future__ import annotations

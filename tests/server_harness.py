@@ -32,14 +32,46 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class Server:
-    """``lupus serve`` in a subprocess (see the module docstring)."""
+RELAXED: dict[str, object] = {
+    "max_rooms": 100_000,
+    "rooms_per_client": 100_000,
+    "room_burst": 100_000,
+    "room_rate": 100_000.0,
+    "guess_burst": 100_000,
+    "guess_rate": 100_000.0,
+    "render_burst": 100_000,
+    "render_rate": 100_000.0,
+    "entry_burst": 100_000,
+    "entry_rate": 100_000.0,
+    "connections_per_client": 10_000,
+    "client_message_burst": 100_000,
+    "client_message_rate": 100_000.0,
+    "client_chat_burst": 100_000,
+    "client_chat_rate": 100_000.0,
+    "min_bot_delay": 0.0,
+}
+"""The limits of the suites that test something else than them: every test of a module
+runs on one loopback address (one client), opens dozens of rooms and plays with bots
+that wait for nothing. ``tests/test_server_limits.py`` runs the server as shipped."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+
+class Server:
+    """``lupus serve`` in a subprocess (see the module docstring), with ``limits``
+    (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``."""
+
+    def __init__(
+        self,
+        database: Path,
+        port: int | None = None,
+        limits: dict[str, object] | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
         self.database = database
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = database.with_suffix(f".{self.port}.log")
+        self.limits = RELAXED if limits is None else limits
+        self.options = options
 
     @property
     def http(self) -> str:
@@ -53,6 +85,9 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         command = [sys.executable, "-m", "lupus", "serve", "--port", str(self.port)]
         command += ["--database", str(self.database), "--log-level", "warning"]
+        for name, value in self.limits.items():
+            command += ["--limit", f"{name}={value}"]
+        command += list(self.options)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
@@ -101,8 +136,11 @@ def running(database: Path) -> Iterator[Server]:
 class Player:
     """One WebSocket client (see the module docstring)."""
 
-    def __init__(self, server: Server, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, server: Server, rng: random.Random | None = None, address: str | None = None
+    ) -> None:
         self.server = server
+        self.address = address  # the loopback address it connects from (a client of its own)
         self.rng = rng or random.Random(0)
         self.socket: Any = None
         self.frames: list[dict[str, Any]] = []  # every frame received, in order
@@ -116,7 +154,8 @@ class Player:
         self.acked: list[dict[str, Any]] = []  # the actions the server acknowledged
 
     async def connect(self) -> Player:
-        self.socket = await websockets.connect(self.server.ws, max_size=2**24)
+        local = None if self.address is None else (self.address, 0)
+        self.socket = await websockets.connect(self.server.ws, max_size=2**24, local_addr=local)
         return self
 
     async def close(self) -> None:

@@ -259,8 +259,9 @@ def test_a_room_is_refused(
 
 
 def test_a_body_that_is_not_settings_is_refused(server: Server) -> None:
+    json_body = {"content-type": "application/json"}
     for body in (b"{not json", b"[1, 2]", b'"werewolf"', b"", b"\xff\xfe"):
-        answer = httpx.post(f"{server.http}/api/rooms", content=body, timeout=10)
+        answer = httpx.post(f"{server.http}/api/rooms", content=body, headers=json_body, timeout=10)
         assert answer.status_code == 400, (body, answer.text)
         assert answer.json()["error"] == "malformed"
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +28,9 @@ from lupus.families import family_of, load
 from lupus.files import path_problem, printable, shown_path
 from lupus.narration import narrate
 from lupus.rules_text import describe, listing
+
+if TYPE_CHECKING:
+    from lupus.server.limits import ServerLimits
 
 app = typer.Typer(
     help="lupus: the Werewolf family of hidden-role games, played exactly by the rules.",
@@ -461,12 +465,27 @@ def serve(
         Path, typer.Option(help="SQLite file keeping every room and game (made if missing).")
     ] = Path("lupus.db"),
     log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address players reach the server at (http://host:port): join links "
+            "and QR codes use it (by default, the Host a request names, if it is a host name)."
+        ),
+    ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=VALUE: one of the server's limits (docs/protocol.md, Limits), such "
+            "as rooms_per_client=50; may be given for several."
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: rooms, live play over WebSockets, durable games.
 
     Open the printed address; friends on the same network join with the room's link.
     Every room and game is kept in --database, and a restart resumes them all.
     """
+    from lupus.server.links import checked_public_url
     from lupus.server.serving import run as run_server
 
     levels = ("debug", "info", "warning", "error", "critical")
@@ -476,9 +495,41 @@ def serve(
         _writable(database, "--database")
         if log_level not in levels:
             raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+        if public_url is not None:
+            try:
+                public_url = checked_public_url(_text(public_url, "--public-url"))
+            except ValueError as exc:
+                raise SetupError(str(exc)) from exc
+        limits = _server_limits(limit or [])
     except LupusError as exc:
         raise _fail(exc) from exc
-    run_server(host, port, database, log_level)
+    run_server(host, port, database, log_level, limits=limits, public_url=public_url)
+
+
+def _server_limits(given: list[str]) -> ServerLimits:
+    """``--limit NAME=VALUE``s as the server's limits (the defaults for the others)."""
+    from pydantic import ValidationError
+
+    from lupus.server.hub import explain
+    from lupus.server.limits import ServerLimits
+
+    names = sorted(ServerLimits.model_fields)
+    if len(given) > len(names):
+        raise SetupError(f"--limit: at most {len(names)}")
+    values: dict[str, object] = {}
+    for text in given:
+        name, equals, value = _text(text, "--limit").partition("=")
+        if not equals or name not in names:
+            raise SetupError(
+                f"--limit: {quoted(text)} is not NAME=VALUE with a NAME of {', '.join(names)}"
+            )
+        values[name] = value
+        with contextlib.suppress(ValueError):
+            values[name] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+    try:
+        return ServerLimits.model_validate(values)
+    except ValidationError as exc:
+        raise SetupError(f"--limit {explain(exc)}") from exc
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import io
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import segno
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -29,12 +28,17 @@ from starlette.websockets import WebSocket
 
 from lupus.server import catalogue
 from lupus.server.clients import Client
+from lupus.server.gate import Peer, client_key
 from lupus.server.hub import Hub, explain
+from lupus.server.limits import MAX_GAME_ID, ServerLimits
+from lupus.server.links import Renders, join_link, qr_svg, same_origin
+from lupus.server.openapi import openapi_document
 from lupus.server.protocol import MAX_FRAME, VERSION
 from lupus.server.records import replayed
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store
+from lupus.server.work import Worker
 
 log = logging.getLogger("lupus.server")
 
@@ -49,23 +53,34 @@ def create_app(
     *,
     store: Store | None = None,
     sweep_every: float = 60.0,
+    limits: ServerLimits | None = None,
+    public_url: str | None = None,
 ) -> Starlette:
-    """The server around ``store`` (a SQLite file at ``database`` by default)."""
+    """The server around ``store`` (a SQLite file at ``database`` by default), with
+    ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
+    when it is given (``links.checked_public_url``)."""
     kept: Store = store if store is not None else SQLiteStore(database)
+    limits = limits or ServerLimits()
 
     def schedule(delay: float, call: Callable[[], None]) -> Any:
         return asyncio.get_running_loop().call_later(delay, call)
 
-    hub = Hub(kept, schedule)
+    worker = Worker()
+    hub = Hub(kept, schedule, limits=limits, work=worker.put)
+    gate = hub.gate
+    renders = Renders()  # QR codes and finished games' scenarios, made once
+    listings: dict[str, bytes] = {}  # /api/rulebooks, by language
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.restore()
         sweeper = asyncio.create_task(sweep(hub, sweep_every))
+        working = asyncio.create_task(worker.run())
         try:
             yield
         finally:
             sweeper.cancel()
+            working.cancel()
             for room in hub.rooms.values():
                 for client in list(room.clients):
                     client.close()
@@ -73,12 +88,38 @@ def create_app(
             log.info("stopped rooms=%d stored=yes", len(hub.rooms))
 
     async def healthz(request: Request) -> Response:
+        """---
+        summary: The server is up
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+        """
         return JSONResponse({"status": "ok", "rooms": len(hub.rooms), "protocol": VERSION})
 
     async def rulebooks(request: Request) -> Response:
-        return JSONResponse(catalogue.rulebooks(request.query_params.get("lang", "en")))
+        """---
+        summary: Every rulebook the server plays, with what a room form needs
+        parameters:
+          - {name: lang, in: query, required: false, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+        """
+        lang = request.query_params.get("lang", "en")
+        if lang not in catalogue.languages():
+            lang = ""  # (each rulebook speaks its own first language, as for any other)
+        listing = listings.get(lang)
+        if listing is None:
+            listing = listings[lang] = json.dumps(catalogue.rulebooks(lang)).encode()
+        return Response(listing, media_type="application/json")
 
     async def interface(request: Request) -> Response:
+        """---
+        summary: The pages' words in one language
+        parameters:
+          - {name: lang, in: path, required: true, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+          404: {$ref: "#/components/responses/Problem"}
+        """
         languages = catalogue.interface_languages()
         lang = str(request.path_params["lang"])
         if lang not in languages:
@@ -86,24 +127,79 @@ def create_app(
         words = catalogue.interface_words(lang)
         return JSONResponse({"lang": lang, "languages": languages, "words": words})
 
-    def room_of(request: Request) -> Room | None:
-        """The room a path's ``{code}`` names (codes are read in any case)."""
-        return hub.rooms.get(str(request.path_params["code"]).upper())
+    def peer_of(request: Request) -> Peer:
+        return gate.peer(client_key(request.client.host if request.client else None))
+
+    def room_of(request: Request) -> Room | Response:
+        """The room a path's ``{code}`` names (codes are read in any case), or the
+        refusal: ``404``, a wrong guess; ``429`` while the client has no guess left."""
+        guesses = peer_of(request).guesses
+        if not guesses.ready():
+            return problem(429, "slow_down", "too many wrong codes: wait a moment")
+        code = str(request.path_params["code"])
+        room = hub.rooms.get(code.upper()) if len(code) <= 16 else None
+        if room is None:
+            guesses.take()
+            return problem(404, "unknown_room", "there is no room with that code")
+        return room
 
     async def join_code(request: Request) -> Response:
+        """---
+        summary: A room's join link as a QR code (SVG)
+        parameters:
+          - {name: code, in: path, required: true, schema: {type: string}}
+        responses:
+          200: {description: the QR code, content: {image/svg+xml: {}}}
+          404: {$ref: "#/components/responses/Problem"}
+          429: {$ref: "#/components/responses/Problem"}
+        """
         room = room_of(request)
-        if room is None:
-            return problem(404, "unknown_room", "there is no room with that code")
+        if not isinstance(room, Room):
+            return room
         # Made here, not by a page script: the link works without any outside service.
-        image = io.BytesIO()
-        link = join_url(request, room.code)
-        segno.make(link, error="m").save(image, kind="svg", scale=8, border=2, title=link)
+        link = join_link(request, public_url, room.code)
+        image = renders.get(("qr", link))
+        if image is None:
+            if not peer_of(request).renders.take():
+                return problem(429, "slow_down", "too many new QR codes: wait a moment")
+            image = renders.put(("qr", link), qr_svg(link))
         return Response(
-            image.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
+            image, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
         )
 
     async def create_room(request: Request) -> Response:
-        body = await bounded_body(request, MAX_BODY)
+        """---
+        summary: Open a room (docs/protocol.md)
+        requestBody:
+          required: true
+          content: {application/json: {schema: {$ref: "#/components/schemas/RoomSettings"}}}
+        responses:
+          201: {$ref: "#/components/responses/Opened"}
+          400: {$ref: "#/components/responses/Problem"}
+          403: {$ref: "#/components/responses/Problem"}
+          408: {$ref: "#/components/responses/Problem"}
+          413: {$ref: "#/components/responses/Problem"}
+          415: {$ref: "#/components/responses/Problem"}
+          429: {$ref: "#/components/responses/Problem"}
+          503: {$ref: "#/components/responses/Problem"}
+        """
+        refused = cross_site(request, public_url)
+        if refused is not None:
+            return refused
+        peer = peer_of(request)
+        if not peer.openings.take():
+            return problem(429, "slow_down", "too many rooms opened: wait a moment")
+        if gate.open_rooms(peer, hub.rooms) >= limits.rooms_per_client:
+            return problem(
+                429, "too_many", f"at most {limits.rooms_per_client} open rooms from one address"
+            )
+        if len(hub.rooms) >= limits.max_rooms:
+            return problem(503, "server_full", "the server has all the rooms it can keep")
+        try:
+            async with asyncio.timeout(limits.body_timeout):
+                body = await bounded_body(request, MAX_BODY)
+        except TimeoutError:
+            return problem(408, "too_slow", "the request's body came too slowly")
         if body is None:
             return problem(413, "too_long", f"a room's settings are at most {MAX_BODY} bytes")
         try:
@@ -113,10 +209,11 @@ def create_app(
             return problem(400, "malformed", explain(exc))
         except ValueError as exc:
             return problem(400, "not_allowed", str(exc))
+        peer.rooms.add(room.code)
         return JSONResponse(
             {
                 "room": room.code,
-                "join_url": join_url(request, room.code),
+                "join_url": join_link(request, public_url, room.code),
                 "host_token": token,
                 "host_seat": seat,
             },
@@ -124,22 +221,61 @@ def create_app(
         )
 
     async def lobby(request: Request) -> Response:
+        """---
+        summary: A room's lobby (the lobby message without "you")
+        parameters:
+          - {name: code, in: path, required: true, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+          404: {$ref: "#/components/responses/Problem"}
+          429: {$ref: "#/components/responses/Problem"}
+        """
         room = room_of(request)
-        if room is None:
-            return problem(404, "unknown_room", "there is no room with that code")
+        if not isinstance(room, Room):
+            return room
         # (the text the room's clients are sent, written once per change)
         return Response(room.lobby_text(), media_type="application/json")
 
     async def scenario(request: Request) -> Response:
+        """---
+        summary: A finished game as a scenario file (docs/scenarios.md)
+        parameters:
+          - {name: game, in: path, required: true, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+          404: {$ref: "#/components/responses/Problem"}
+          429: {$ref: "#/components/responses/Problem"}
+        """
+        peer = peer_of(request)
+        if not peer.guesses.ready():
+            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
         game_id = str(request.path_params["game"])
-        found = hub.store.scenario(game_id)
-        # A running game's scenario holds every card: only a finished one is given. The
-        # stored game itself says so (not its room, which may have expired or failed to
-        # be restored while the game was still running).
-        story = None if found is None else stored_scenario(*found)
+        story = renders.get(("scenario", game_id))
         if story is None:
-            return problem(404, "unknown_game", "there is no finished game with that id")
-        return JSONResponse(story)
+            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
+            if found is not None and not peer.renders.take():
+                return problem(429, "slow_down", "too many scenarios asked for: wait a moment")
+            # A running game's scenario holds every card: only a finished one is given.
+            # The stored game itself says so (not its room, which may have expired or
+            # failed to be restored while the game was still running).
+            made = None if found is None else stored_scenario(*found)
+            if made is None:
+                peer.guesses.take()
+                return problem(404, "unknown_game", "there is no finished game with that id")
+            story = renders.put(("scenario", game_id), json.dumps(made).encode())
+        return Response(story, media_type="application/json")
+
+    schema_text: list[bytes] = []
+
+    async def openapi(request: Request) -> Response:
+        """---
+        summary: This document (OpenAPI 3.1)
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+        """
+        if not schema_text:
+            schema_text.append(json.dumps(openapi_document(app.routes)).encode())
+        return Response(schema_text[0], media_type="application/json")
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -148,6 +284,18 @@ def create_app(
         socket = WebSocket(scope, receive, send)
         await socket.accept()
         client = Client()
+        address = scope.get("client")
+        full = gate.connect(client, client_key(address[0] if address else None))
+        if full is not None:
+            # (told in a frame, which any client reads, then closed: try again later)
+            said = "this server" if full == "server_full" else "your address"
+            text = json.dumps(
+                {"type": "error", "code": full, "message": f"{said} has too many connections"}
+            )
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.send", "text": text})
+                await socket.close(1013)
+            return
         writer = asyncio.create_task(write(socket, send, client))
         try:
             while not client.closed:
@@ -160,6 +308,7 @@ def create_app(
                 hub.handle(client, raw)
         finally:
             hub.leave(client)
+            gate.disconnect(client)
             client.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 1.0)
@@ -168,6 +317,7 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/healthz", healthz),
+            Route("/openapi.json", openapi, include_in_schema=False),
             Route("/api/rulebooks", rulebooks),
             Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", lobby),
@@ -208,9 +358,17 @@ async def bounded_body(request: Request, limit: int) -> bytes | None:
     return bytes(body)
 
 
-def join_url(request: Request, code: str) -> str:
-    """The link a friend opens to join: this server's address as the host reached it."""
-    return f"{str(request.base_url).rstrip('/')}/?room={code}"
+def cross_site(request: Request, public_url: str | None) -> Response | None:
+    """The refusal of a request another site's page may have sent (``POST /api/rooms``):
+    a body that is not declared JSON (a form or a ``text/plain`` body, which a page of
+    any site may post without asking), or an ``Origin`` that is not this server."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return problem(415, "not_json", "the body is JSON: Content-Type: application/json")
+    origin = request.headers.get("origin")
+    if origin is not None and not same_origin(request, origin, public_url):
+        return problem(403, "cross_site", "rooms are opened from this server's own pages")
+    return None
 
 
 def problem(status: int, code: str, message: str) -> Response:

@@ -79,10 +79,10 @@ class BotSeats:
                 tired += 1  # (a pack that cannot agree: people, the timer or the host)
             elif seat not in self.pending:
                 self.pending.add(seat)
-                room.schedule(delay, partial(self.move, seat, self.game))
+                room.later(delay, partial(self.move, seat, self.game))
         stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
         if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
-            room.schedule(delay, partial(self.close, game.state_id, self.game))
+            room.later(delay, partial(self.close, game.state_id, self.game))
 
     def may_close(self, stalled: bool) -> bool:
         """Whether the room may close a step itself: nobody is waited for and no
@@ -93,10 +93,23 @@ class BotSeats:
         assert game is not None
         if stalled:
             return True
-        timers = room.settings.timers
-        if any(value is not None for value in timers.model_dump().values()):
-            return False  # the timers close steps
+        if self.timed():
+            return False  # the step's timer closes it
         return all((held := room.seats[s]) is not None and held.bot for s in game.living)
+
+    def timed(self) -> bool:
+        """Whether the current step has a timer (the room's ``timers``: its own, or the
+        night's or the day's). Only such a step is left to its timer: a room whose
+        timers name other steps closes this one itself, or a table of bots would never
+        leave an open-ended step (a nominations round everybody has answered)."""
+        room = self.room
+        game = room.game
+        assert game is not None
+        timers = room.settings.timers
+        step = game.step
+        if step is not None and step.id in timers.steps:
+            return True
+        return (timers.night if game.phase == "night" else timers.day) is not None
 
     def close(self, state: int, of_game: int) -> None:
         """Close the step still open at ``state`` (nothing if the game moved on)."""

@@ -82,5 +82,11 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
     }
 
 
+@cache
+def languages() -> frozenset[str]:
+    """Every language some rulebook is written in."""
+    return frozenset(lang for rid in available() for lang in load(rid).languages)
+
+
 def rulebooks(lang: str) -> list[dict[str, object]]:
     return [rulebook_entry(load(rid), lang) for rid in available()]

@@ -1,14 +1,14 @@
 """Every room of a server, and the dispatch of what clients send to them.
 
-``Hub.handle`` is the one way in for a client's message: the client's rate, the
-message's size (in bytes), its JSON, its shape (``lupus.server.protocol``) and its
-sender's rights are checked in that order, and any refusal is an ``error`` to that
-client alone (with the message's ``id`` when it has one), with nothing changed.
+``Hub.handle`` is the one way in for a client's message: its rate (its connection's,
+its seat's and its client's: ``lupus.server.gate``), the message's size (in bytes),
+its JSON, its shape (``lupus.server.protocol``) and its sender's rights are checked in
+that order, and any refusal is an ``error`` to that client alone (with the message's
+``id`` when it has one), with nothing changed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import time
@@ -22,6 +22,8 @@ from lupus.engine.untrusted import bounded
 from lupus.files import printable
 from lupus.server.chat import post
 from lupus.server.clients import Client
+from lupus.server.gate import Gate
+from lupus.server.limits import ServerLimits
 from lupus.server.protocol import (
     CLIENT,
     HOST_ONLY,
@@ -41,8 +43,9 @@ from lupus.server.protocol import (
     Start,
     Swap,
     Watch,
+    frame_id,
 )
-from lupus.server.rooms import Room, Schedule
+from lupus.server.rooms import Room, Schedule, Work
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
 from lupus.server.store import Store
@@ -53,17 +56,30 @@ LONGEST_READ: Final = 16 * MAX_FRAME
 """The longest frame read at all (for its id): uvicorn cuts off longer ones itself."""
 
 NOT_JSON: Final = object()
+TOO_DEEP: Final = object()
+
+GUESSED: Final = ("unknown_room", "bad_token")
+"""The refusals that are wrong guesses (``ServerLimits.guess_rate``)."""
 
 
 class Hub:
     """The rooms of one server process, kept in memory and in the store."""
 
     def __init__(
-        self, store: Store, schedule: Schedule, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        schedule: Schedule,
+        clock: Callable[[], float] = time.time,
+        *,
+        limits: ServerLimits | None = None,
+        work: Work | None = None,
     ) -> None:
         self.store = store
         self.schedule = schedule
         self.clock = clock
+        self.limits = limits or ServerLimits()
+        self.gate = Gate(self.limits)
+        self.work = work
         self.rooms: dict[str, Room] = {}
 
     # ------------------------------------------------------------------ rooms
@@ -72,10 +88,13 @@ class Hub:
         problem = check_settings(settings)
         if problem is not None:
             raise ValueError(problem)
+        floor = self.limits.min_bot_delay
+        if settings.bot_delay < floor:
+            raise ValueError(f"bots wait at least {floor:g} s on this server (bot_delay)")
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
-        room = Room(code, settings, self.store, self.schedule, self.clock)
+        room = Room(code, settings, self.store, self.schedule, self.clock, self.work)
         token, seat = room.create_host()
         self.rooms[code] = room
         log.info(
@@ -92,7 +111,13 @@ class Hub:
         for record in self.store.open_rooms():
             try:
                 room = Room.restore(
-                    record.code, record.state, record.game, self.store, self.schedule, self.clock
+                    record.code,
+                    record.state,
+                    record.game,
+                    self.store,
+                    self.schedule,
+                    self.clock,
+                    self.work,
                 )
             except Exception:
                 log.exception("room_not_restored room=%s", record.code)
@@ -111,6 +136,7 @@ class Hub:
                 self.store.drop_room(code)
                 del self.rooms[code]
                 log.info("room_expired room=%s", code)
+        self.gate.sweep(self.rooms)
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
@@ -126,7 +152,7 @@ class Hub:
             # Every frame counts against the rate limit, junk too; its id (when it has
             # one, even in a frame too long) is echoed in the answer.
             size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-            allowed = client.messages.take()
+            allowed = client.messages.take() and self.gate.message(client)
             if allowed and size <= MAX_FRAME:
                 # The usual case, a well-formed message: read and checked in one pass
                 # (pydantic's own JSON reader), half the time of json.loads and then
@@ -141,16 +167,26 @@ class Hub:
                     return
             data: object = NOT_JSON
             if size <= LONGEST_READ:
-                with contextlib.suppress(ValueError, RecursionError):
+                try:
                     data = json.loads(raw)
+                except RecursionError:
+                    data = TOO_DEEP
+                except ValueError:
+                    pass
             if isinstance(data, dict) and type(data.get("id")) is int:
                 ref = data["id"]
+            elif data is TOO_DEEP and size <= MAX_FRAME:
+                # (read again without building its values: its id, if it has one)
+                text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+                ref = frame_id(text)
             if not allowed:
                 raise ProtocolError("slow_down", "too many messages: wait a moment")
             if size > MAX_FRAME:
                 raise ProtocolError("too_long", f"a message is at most {MAX_FRAME} bytes")
             if data is NOT_JSON:
                 raise ProtocolError("malformed", "that is not JSON")
+            if data is TOO_DEEP:
+                raise ProtocolError("malformed", "that JSON nests too deep")
             try:
                 message = CLIENT.validate_python(data)
             except ValidationError as exc:
@@ -196,7 +232,7 @@ class Hub:
             if room.pacer.held is None:
                 room.close_step()
         elif isinstance(message, Chat):
-            if not client.chat.take():
+            if not (client.chat.take() and self.gate.chat(client)):
                 raise ProtocolError("slow_down", "one line a second: wait a moment")
             post(room, client, message.text)
         elif isinstance(message, Start):
@@ -214,8 +250,25 @@ class Hub:
         client.send({"type": "ack", "id": message.id})
 
     def enter(self, client: Client, message: Join | Rejoin | Watch) -> None:
+        """A connection enters a room: a look-up by code (and token), refused unread
+        while its client has no guess left (``ServerLimits.guess_rate``); a wrong code
+        or token takes one."""
+        peer = self.gate.peer_of(client)
+        if not peer.entries.take():  # (every try counts)
+            raise ProtocolError("slow_down", "too many rooms entered: wait a moment")
         if isinstance(client.room, Room):
             raise ProtocolError("not_allowed", "this connection is in a room already")
+        guesses = peer.guesses
+        if not guesses.ready():
+            raise ProtocolError("slow_down", "too many wrong codes or tokens: wait a moment")
+        try:
+            self.admit(client, message)
+        except ProtocolError as exc:
+            if exc.code in GUESSED or (isinstance(message, Watch) and message.token):
+                guesses.take()
+            raise
+
+    def admit(self, client: Client, message: Join | Rejoin | Watch) -> None:
         room = self.room(message.room)
         client.lang = message.lang if message.lang in room.book.languages else room.lang
         token: str | None = None
@@ -257,6 +310,7 @@ class Hub:
             room.clients.discard(client)
             room.broadcast()
         client.room = None
+        self.gate.disconnect(client)
 
 
 def leaders_answer(room: Room, seat: int, state_id: int) -> int:

@@ -10,6 +10,8 @@ client holds was given, and everything else is checked against the game.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
@@ -40,7 +42,9 @@ Code = Literal[
     "stale",  # an action answering an older view than the seat's current one
     "illegal",  # an action the rules refuse now (the engine's reason follows)
     "muted",  # a chat line where this seat may not speak now
-    "slow_down",  # too many messages too fast
+    "slow_down",  # too many messages too fast, or too many wrong codes or tokens
+    "too_many",  # too many connections from one address (then closed)
+    "server_full",  # the server has all the connections it takes (then closed)
     "internal",  # the server failed; nothing was changed
 ]
 
@@ -193,3 +197,73 @@ ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="typ
 CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
 HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again)
+
+
+_TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[^"]+', re.DOTALL)
+_ID_VALUE: Final = re.compile(r"\s*:\s*(-?(?:0|[1-9][0-9]*))(?=\s*[,}]|\s*$)")
+
+
+def frame_id(text: str) -> int | None:
+    """The integer ``id`` of a JSON object's top level, read without building its
+    values: a frame nested too deep for the JSON reader (a thousand levels) still has
+    its id read, so that its refusal carries it. None if the text does not begin an
+    object, or its last ``id`` is no integer (as ``json.loads`` reads it: the last of
+    several wins; ``5.0`` and ``"5"`` are not ids).
+
+    The text is read as strings and the runs between them (one regular expression
+    match each); a run's brackets are counted, not walked, unless it may close the
+    object."""
+    depth = 0
+    expect_key = False
+    key: str | None = None  # the top-level key whose value comes next
+    found: int | None = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == '"':
+            if depth != 1:
+                if depth == 0:
+                    return None  # (a string, not an object)
+                continue
+            if expect_key:
+                try:
+                    key = json.loads(token)
+                except ValueError:
+                    return found
+                expect_key = False
+            elif key == "id":
+                found, key = None, None  # a string is no id
+            continue
+        if depth == 1 and key == "id":
+            value = _ID_VALUE.match(token)
+            found = int(value.group(1)) if value is not None else None
+            key = None
+        opens = token.count("[") + token.count("{")
+        closes = token.count("]") + token.count("}")
+        if depth == 0 or closes >= depth:
+            # The object begins or may end in this run: walked.
+            for char in token:
+                if char in "[{":
+                    if depth == 0 and char != "{":
+                        return None
+                    depth += 1
+                    if depth == 1:
+                        expect_key = True
+                elif char in "]}":
+                    depth -= 1
+                    if depth <= 0:
+                        return found
+                elif depth == 0 and not char.isspace():
+                    return None
+                elif depth == 1 and char in ":,":
+                    expect_key = char == ","
+            continue
+        depth += opens - closes
+        if depth == 1:
+            last = max(token.rfind(bracket) for bracket in "[]{}")
+            tail = token[last + 1 :]
+            separator = max(tail.rfind(","), tail.rfind(":"))
+            if separator >= 0:
+                expect_key = tail[separator] == ","
+            elif last >= 0:
+                expect_key = token[last] == "{"
+    return found

@@ -18,6 +18,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from lupus.engine.deal import Deal
@@ -44,6 +45,9 @@ log = logging.getLogger("lupus.server")
 Schedule = Callable[[float, Callable[[], None]], Any]
 """``loop.call_later``: run a function after a delay (bots' moves, timers)."""
 
+Work = Callable[[str, Callable[[], None]], None]
+"""``work.Worker.put``: run a room's bots' work in that room's turn."""
+
 
 class Room:
     """One room (see the module docstring)."""
@@ -55,8 +59,10 @@ class Room:
         store: Store,
         schedule: Schedule,
         clock: Callable[[], float] = time.time,
+        work: Work | None = None,
     ) -> None:
         self.code = code
+        self.work = work
         self.settings = settings
         self.book = load(settings.rules)
         self.lang = settings.lang or self.book.language
@@ -141,6 +147,10 @@ class Room:
             ) from exc
 
     def join(self, name: str) -> tuple[str, int]:
+        if self.settings.mode == "leader":
+            # A game leader's seats are his table's, named at creation: never a
+            # stranger's, not even one the leader freed (kick).
+            raise ProtocolError("room_full", "a game leader's table has no seat to join")
         token, kept = new_token()
         seat = self.take_seat(name, kept)
         log.info("seat_joined room=%s seat=%d", self.code, seat)
@@ -218,6 +228,14 @@ class Room:
     def changed_lobby(self) -> None:
         self.save()
         self.broadcast()
+
+    def later(self, delay: float, call: Callable[[], None]) -> Any:
+        """Bots' work after ``delay``: in the room's turn of the server's worker (so that
+        no room's bots hold the loop for long), or at once without one."""
+        work = self.work
+        if work is None:
+            return self.schedule(delay, call)
+        return self.schedule(delay, partial(work, self.code, call))
 
     # ------------------------------------------------------------------ games
     def start(self, fill: str | None = None, by_hand: Dealt | None = None) -> None:
@@ -463,9 +481,11 @@ class Room:
         store: Store,
         schedule: Schedule,
         clock: Callable[[], float] = time.time,
+        work: Work | None = None,
     ) -> Room:
         """A room as the store kept it, its game replayed action by action."""
-        room = Room(code, RoomSettings.model_validate(state["settings"]), store, schedule, clock)
+        settings = RoomSettings.model_validate(state["settings"])
+        room = Room(code, settings, store, schedule, clock, work)
         room.seats = [None if s is None else Seat.from_state(s) for s in state["seats"]]
         room.host_token = state["host_token"]
         room.host_seat = state["host_seat"]

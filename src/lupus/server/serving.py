@@ -18,7 +18,9 @@ from pathlib import Path
 import uvicorn
 
 from lupus.server.app import create_app
+from lupus.server.limits import ServerLimits
 from lupus.server.protocol import MAX_FRAME
+from lupus.server.transport import protocols
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
@@ -63,11 +65,21 @@ def promote(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
-def run(host: str, port: int, database: Path, log_level: str = "info") -> None:
+def run(
+    host: str,
+    port: int,
+    database: Path,
+    log_level: str = "info",
+    *,
+    limits: ServerLimits | None = None,
+    public_url: str | None = None,
+) -> None:
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, stopped)
     logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
-    app = create_app(database)
+    limits = limits or ServerLimits()
+    app = create_app(database, limits=limits, public_url=public_url)
+    http, ws = protocols(limits)
     tune_collector()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"lupus: serving on http://{shown}:{port}/ (games kept in {database})", flush=True)
@@ -76,6 +88,15 @@ def run(host: str, port: int, database: Path, log_level: str = "info") -> None:
         host=host,
         port=port,
         log_level=log_level,
+        http=http,  # (the header time-out and a cap per client: lupus.server.transport)
+        ws=ws,  # (the frame time-out)
+        # A client is the address a connection comes from: X-Forwarded-For, which any
+        # client on loopback could send, is not read (lupus.server.limits).
+        proxy_headers=False,
+        # HTTP requests beyond every WebSocket connection allowed and a margin: 503.
+        limit_concurrency=limits.max_connections + 256,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers
         ws_max_size=16 * MAX_FRAME,  # larger frames are cut off by uvicorn itself
         ws_ping_interval=20,
         ws_ping_timeout=20,

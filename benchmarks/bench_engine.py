@@ -34,7 +34,6 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from lupus.families import load
 from lupus.sim.runner import SimConfig, Table, play, simulate
 
 WITCH_DEAL = {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4}
@@ -61,7 +60,7 @@ BENCHES = {
 
 def run(config: SimConfig, first: int, games: int) -> tuple[float, float, int]:
     """Play games ``first .. first + games`` of the run: wall and CPU seconds, actions."""
-    table = Table(config, load(config.rules))
+    table = Table(config, config.book)
     actions = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for index in range(first, first + games):
@@ -104,7 +103,7 @@ def versus_peer(games: int, rounds: int) -> None:
     from peer_werewolf_engine import play as peer_play  # this folder is on sys.path
 
     config = BENCHES["werewolf"].config
-    table = Table(config, load(config.rules))
+    table = Table(config, config.book)
     random.seed(1)  # the peer's own draws (deal, hunter) use the global module
     peer_rng = random.Random(1)
     per_round = max(1, games // rounds)

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 import lupus
 from isolation_games import play
+from lupus.engine.model import LEADER
 from lupus.engine.options import resolve_options
 from lupus.rulebooks import available
 
@@ -265,3 +266,31 @@ def test_a_role_registered_later_is_checked_and_narrated_anew(tmp_path: Path) ->
     assert "wake.nap_time" not in tables(book, "en")[0]
     with pytest.raises(lupus.RulebookError, match="unknown step 'nap_time'"):
         lupus.load(str(path))
+
+
+def test_a_process_keeps_the_rulebooks_its_games_hold_and_a_few_more() -> None:
+    """A view carries its rulebook's digest; the rulebook is kept while a game holds it
+    and among the last ``BOOKS_KEPT`` after that, not for ever (a process may replay
+    thousands of scenarios that each carry a house rulebook)."""
+    import gc
+
+    from lupus.rulebooks import from_data
+    from lupus.rulebooks.schema import _KNOWN, BOOKS_KEPT, remember_book
+
+    data = lupus.load("werewolf").model_dump(mode="json")
+    names, cards = [f"P{i}" for i in range(8)], EIGHT
+    first = lupus.new_game(from_data({**data, "id": "house-0"}), names, cards)
+    view = first.view(LEADER)
+    assert view.book.id == "house-0"
+    del first
+    for i in range(1, 3 * BOOKS_KEPT):
+        remember_book(from_data({**data, "id": f"house-{i}"}))
+    gc.collect()
+    assert len(_KNOWN) <= BOOKS_KEPT + len(lupus.available()) + 8
+    with pytest.raises(lupus.RulebookError, match="the rules of this game are gone"):
+        lupus.narrate(view)
+    held = lupus.new_game(from_data({**data, "id": "house-held"}), names, cards)
+    for i in range(3 * BOOKS_KEPT):
+        remember_book(from_data({**data, "id": f"again-{i}"}))
+    gc.collect()
+    assert held.view(LEADER).book.id == "house-held"  # (its game holds it)

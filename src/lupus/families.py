@@ -17,8 +17,7 @@ from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
-from lupus.engine.interned import MAX_SEATS
-from lupus.engine.limits import MAX_SEED
+from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
 from lupus.engine.names import check_count
 from lupus.engine.options import measured, resolve_options
 from lupus.engine.untrusted import exact_int, kind_of
@@ -61,15 +60,15 @@ def check(book: Rulebook) -> Rulebook:
 
 def problem(book: Rulebook, family: Family) -> str | None:
     """Why ``family`` cannot play ``book`` (``key: reason``), or None: a step it does
-    not know, more seats than a game has, or what the family itself finds
+    not know, more players than a game seats (``MAX_PLAYERS``), or what the family itself finds
     (``Family.unplayable``: a rulebook that loads can be played to an end)."""
     unknown = family.unknown_steps(book)
     if unknown:
         where, step_id = unknown[0]
         known = ", ".join(family.step_ids())
         return f"{where}: unknown step {step_id!r} (known: {known})"
-    if book.max_players > MAX_SEATS:
-        return f"max_players: at most {MAX_SEATS}, not {book.max_players}"
+    if book.max_players > MAX_PLAYERS:
+        return f"max_players: at most {MAX_PLAYERS}, not {book.max_players}"
     return family.unplayable(book)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
+from lupus.engine.errors import RulebookError
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.interned import SOLO, alone
@@ -24,6 +25,7 @@ from lupus.engine.model import (
     freeze_values,
     seal,
 )
+from lupus.engine.untrusted import bounded
 from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book
 
 if TYPE_CHECKING:
@@ -59,8 +61,12 @@ class PublicSetup(Value):
 
     @property
     def book(self) -> Rulebook:
-        """The game's rulebook (public: every player knows the rules)."""
-        return lookup_book(self.digest)
+        """The game's rulebook (public: every player knows the rules); RulebookError
+        once no game holds it any more (``lupus.rulebooks.schema.remember_book``)."""
+        found = lookup_book(self.digest)
+        if found is None:
+            raise RulebookError(f"{bounded(self.rulebook)}: the rules of this game are gone")
+        return found
 
 
 Chain = Event | None

@@ -13,6 +13,8 @@ import json
 import math
 import re
 import string
+import weakref
+from collections import deque
 from functools import cached_property
 from typing import Annotated, Any, Literal, cast
 
@@ -353,20 +355,28 @@ def _rebuilt(data: dict[str, Any]) -> Rulebook:
     return Rulebook.model_validate(data)
 
 
-_KNOWN: dict[str, Rulebook] = {}
+BOOKS_KEPT = 64
+"""Rulebook contents kept after their last game is gone (the most recent ones)."""
+
+_KNOWN: weakref.WeakValueDictionary[str, Rulebook] = weakref.WeakValueDictionary()
+_RECENT: deque[Rulebook] = deque(maxlen=BOOKS_KEPT)
 
 
 def remember_book(book: Rulebook) -> str:
-    """Keep ``book`` by its digest (the first of a content is kept), and return the
-    digest: what a view carries instead of the rulebook object, which holds mutable
-    tables that no view may reach (``lookup_book`` finds it again). A process keeps
-    every rulebook content it plays, few in practice."""
+    """Keep ``book`` by its digest (the first object of a content is kept), and return
+    the digest: what a view carries instead of the rulebook object, which holds mutable
+    tables that no view may reach (``lookup_book`` finds it again). A rulebook is kept
+    while a game holds it, and the last ``BOOKS_KEPT`` contents after that: a process
+    that replays thousands of house rulebooks (a scenario may carry one) does not keep
+    them all."""
     digest = book.digest
-    if digest not in _KNOWN:
+    if _KNOWN.get(digest) is None:
         _KNOWN[digest] = book
+        _RECENT.append(book)
     return digest
 
 
-def lookup_book(digest: str) -> Rulebook:
-    """The rulebook of a digest a game remembered (``remember_book``)."""
-    return _KNOWN[digest]
+def lookup_book(digest: str) -> Rulebook | None:
+    """The rulebook of a digest a game remembered (``remember_book``), or None when no
+    game holds it any more and it is not among the last ``BOOKS_KEPT``."""
+    return _KNOWN.get(digest)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from lupus.rulebooks.schema import Rulebook
+from lupus.village.checks import holds
 from lupus.village.plugin import OptionNeed, Role
 
 LOVERS: Final = "lovers"
@@ -119,8 +120,9 @@ def end_problem(book: Rulebook, roles: Sequence[Role]) -> str | None:
             "a vote by day), so a game could never end"
         )
     wins = book.win
+    rules = [w for w in book.facts.wins if w.when != "mixed_lovers_last_two"]  # (no couple)
     for what, alive_in, living in last_players(book):
-        if not any(holds(w.when, w.faction, w.of, w.count, living, alive_in) for w in wins):
+        if not any(holds(rule, living, alive_in) for rule in rules):
             return f"win: no rule holds once {what}, so such a game could never end"
     if votes:  # every living player is asked every day: the rules above end it
         return None
@@ -158,23 +160,6 @@ def last_players(book: Rulebook) -> list[tuple[str, dict[str, int], int]]:
         alive = {side: 2 if len(pack_sides) == 1 else 1 for side in pack_sides}
         found.append(("the pack is alone (and may not kill its own)", alive, sum(alive.values())))
     return found
-
-
-def holds(
-    when: str, faction: str, of: str | None, count: int, living: int, alive_in: dict[str, int]
-) -> bool:
-    """Whether a win rule holds with ``living`` players, ``alive_in`` of each faction
-    (``VillageGame.winner``'s reading, without a couple in love)."""
-    if when == "mixed_lovers_last_two":
-        return False
-    if when == "none_alive":
-        return of is None or alive_in.get(of, 0) == 0
-    members = alive_in.get(faction, 0)
-    if members == 0:
-        return False
-    if when == "others_at_most":
-        return living - members <= count
-    return 2 * members >= living  # at_least_half
 
 
 def deals_a_killer(book: Rulebook, roles: Sequence[Role], counts: Mapping[str, int]) -> bool:

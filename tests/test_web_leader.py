@@ -84,8 +84,10 @@ def stage_everyone(leader: Phone) -> int:
     return staged
 
 
-def run_game(leader: Phone, each: Callable[[Phone, str], None], limit: float = 35.0) -> int:
+def run_game(leader: Phone, each: Callable[[Phone, str], None], limit: float = 90.0) -> int:
     """Lead the game to its end: stage every seat's choice, then confirm the step.
+    (``limit`` catches a game that never ends, not a slow one: a whole game takes about
+    10 s on a calm machine, and took over 35 s on a machine busy with other builds.)
     ``each(leader, moment)`` sees the screen at "step" (a step on screen) and "staged"
     (its entries made, not yet sent). Returns the number of steps confirmed."""
     page = leader.page

@@ -33,9 +33,12 @@ def check_deal(
         if count % size:
             raise SetupError(f"{role} cards come in sets of {size}, got {count}")
     thief_dealt = "thief" in roles
-    if thief_dealt and len(extra_cards) != 2:
+    # The Thief's card may lie among the two aside (a deal of the whole deck): the two
+    # are out of play, but still cards of the game, whose steps run with nobody awake.
+    thief_aside = "thief" in extra_cards and not thief_dealt
+    if (thief_dealt or thief_aside) and len(extra_cards) != 2:
         raise SetupError(f"a thief needs exactly two extra cards, got {len(extra_cards)}")
-    if not thief_dealt and extra_cards:
+    if not (thief_dealt or thief_aside) and extra_cards:
         raise SetupError("extra cards are only dealt for a thief, and no player holds the thief")
     pack = book.tagged(book.mechanics.pack_tag)
     forced = thief_dealt and all(card in pack for card in extra_cards)
@@ -43,7 +46,7 @@ def check_deal(
         raise SetupError(f"no {book.mechanics.pack_tag} is dealt to a player")
     if all(r in pack for r in roles):
         raise SetupError(f"every player is a {book.mechanics.pack_tag}: nobody to play against")
-    check_minimum(book, n, counts, options)
+    check_minimum(book, n, count_cards(roles) if thief_aside else counts, options)
     if options.get("quick"):
         prepared = [r for r in book.night.preparation if counts.get(r)]
         if prepared:

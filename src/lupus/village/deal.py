@@ -24,8 +24,11 @@ def deal(
 
     A deal must leave a game the rules accept: a pack and someone to play against, and
     the rulebook's minimum configuration under ``options``. When the Thief's card is
-    among the two left aside, those two are out of the game with it, which may take a
-    card the minimum needs (the Seer): the cards are dealt again.
+    among the two left aside, those two are out of play with it, which may take a card
+    the minimum needs (the Seer): the cards are dealt again. Otherwise the two stay the
+    deal's extra cards: they are still cards of the game, so the Thief's step (and
+    that of the other card aside) is announced and runs, with nobody to wake, as a dead
+    role's does; leaving it out would tell the table that the Thief is not among them.
     """
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     thief = "thief" in deck
@@ -38,10 +41,9 @@ def deal(
     for _ in range(1000):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        if "thief" not in roles:
-            extra_cards = ()
-            if checked and below_minimum(book, players, count_cards(roles), options):
-                continue
+        aside = "thief" not in roles  # (then the two aside are out of play)
+        if aside and checked and below_minimum(book, players, count_cards(roles), options):
+            continue
         if any(r in pack for r in roles) and not all(r in pack for r in roles):
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError("this composition cannot be dealt with a werewolf and a villager in play")

@@ -62,7 +62,7 @@ class Handle:
 
 def hub_with(store: SQLiteStore | None = None) -> tuple[Hub, Clock]:
     clock = Clock()
-    return Hub(store or SQLiteStore(":memory:"), clock.schedule, clock), clock
+    return Hub(store or SQLiteStore(":memory:"), clock.schedule, clock, clock), clock
 
 
 def settings(**given: Any) -> RoomSettings:

@@ -132,6 +132,11 @@ def create_app(
 
     async def scenario(request: Request) -> Response:
         game_id = str(request.path_params["game"])
+        # A game that ended in a step the night's pacing still holds back is not over
+        # for its players yet: its end (and every card) is told when they are shown it.
+        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
+        if room is not None and room.game_id == game_id and room.shown_status != "finished":
+            return problem(404, "unknown_game", "there is no finished game with that id")
         found = hub.store.scenario(game_id)
         # A running game's scenario holds every card: only a finished one is given. The
         # stored game itself says so (not its room, which may have expired or failed to

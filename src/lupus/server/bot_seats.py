@@ -121,6 +121,8 @@ class BotSeats:
         held = room.seats[seat]
         if game is None or room.status != "playing" or held is None or held.bot is None:
             return
+        if room.pacer.held is not None:
+            return  # (the step shown is over: it moves again when the next one is)
         if seat not in game.waiting():
             return
         view = game.view(seat)

@@ -57,11 +57,18 @@ class Hub:
     """The rooms of one server process, kept in memory and in the store."""
 
     def __init__(
-        self, store: Store, schedule: Schedule, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        schedule: Schedule,
+        clock: Callable[[], float] = time.time,
+        ticks: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock``: epoch seconds; ``ticks``: a monotonic clock (how long a step
+        lasted); ``schedule`` runs a call after a delay on that monotonic clock."""
         self.store = store
         self.schedule = schedule
         self.clock = clock
+        self.ticks = ticks
         self.rooms: dict[str, Room] = {}
 
     # ------------------------------------------------------------------ rooms
@@ -73,7 +80,7 @@ class Hub:
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
-        room = Room(code, settings, self.store, self.schedule, self.clock)
+        room = Room(code, settings, self.store, self.schedule, self.clock, self.ticks)
         token, seat = room.create_host()
         self.rooms[code] = room
         log.info(
@@ -90,7 +97,13 @@ class Hub:
         for record in self.store.open_rooms():
             try:
                 room = Room.restore(
-                    record.code, record.state, record.game, self.store, self.schedule, self.clock
+                    record.code,
+                    record.state,
+                    record.game,
+                    self.store,
+                    self.schedule,
+                    self.clock,
+                    self.ticks,
                 )
             except Exception:
                 log.exception("room_not_restored room=%s", record.code)

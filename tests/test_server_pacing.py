@@ -189,13 +189,21 @@ def minimums(game: Game, timer: float | None = None) -> list[float]:
     return [timer if timer is not None else share for share in shares]
 
 
-@pytest.mark.parametrize("timer", [None, 0.7], ids=["pace", "night-timer"])
-def test_every_night_step_lasts_its_minimum_whoever_holds_its_card(timer: float | None) -> None:
+@pytest.mark.parametrize(
+    ("timer", "bot_delay"),
+    [(None, 0.05), (0.7, 0.05), (None, 5.0)],
+    ids=["pace", "night-timer", "slow-bots"],
+)
+def test_every_night_step_lasts_its_minimum_whoever_holds_its_card(
+    timer: float | None, bot_delay: float
+) -> None:
+    """(Slow bots: a bot that waits 5 s before it moves, longer than any step's minimum,
+    still decides a night step within it, or a living bot's card would show.)"""
     seen: Counter[tuple[str, str]] = Counter()
     for seed in range(40):
         clock = Clock()
         timers = {} if timer is None else {"night": timer}
-        room, host = bots_game(clock, seed, timers=timers)
+        room, host = bots_game(clock, seed, timers=timers, bot_delay=bot_delay)
         game = room.game
         assert game is not None
         wanted = minimums(game, timer)

@@ -246,6 +246,15 @@ class Pacer:
         else:
             self.step_deadline = None
 
+    def night_floor(self, step: str) -> float:
+        """The least a night step of ``step`` may last: its timer, or ``pace`` (the
+        drawn share comes on top); 0 in a room without pacing."""
+        if self.room.settings.mode == "leader":
+            return 0.0
+        timers = self.room.settings.timers
+        timer = timers.steps.get(step, timers.night)
+        return timer if timer is not None else self.room.settings.pace
+
     def has_timer(self, step: str) -> bool:
         timers = self.room.settings.timers
         return step in timers.steps or timers.night is not None

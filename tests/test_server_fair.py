@@ -373,6 +373,10 @@ class Table:
             await self.spectator.until("welcome")
             await self.seats[0].send({"type": "start"})
             await asyncio.wait_for(asyncio.gather(*(seat.run() for seat in everyone)), 120)
+            for seat in everyone:  # (what a slower task had not read yet)
+                with contextlib.suppress(TimeoutError, websockets.ConnectionClosed):
+                    while True:
+                        await seat.receive(0.05)
         finally:
             self.done.set()
             for seat in everyone:
@@ -381,7 +385,10 @@ class Table:
         # The deal found is the one the room dealt: each seat was told its cards.
         dealt = self.cards_of()
         for seat in self.seats:
-            told = next(e["data"] for e in seat.events if e["kind"] in DEALT)
+            dealt_to = [e["data"] for e in seat.events if e["kind"] in DEALT]
+            kinds = Counter(frame["type"] for frame in seat.frames)
+            assert dealt_to, (self.name, seat.seat, kinds, seat.frames[-3:])
+            told = dealt_to[0]
             mine = (told["role"],) if "role" in told else tuple(told["characters"].values())
             assert sorted(mine) == sorted(dealt[seat.seat or 0]), (self.name, seat.seat, mine)
 

@@ -94,6 +94,10 @@ class Pacer:
         self.step_deadline: float | None = None  # the shown wake's step's, with a timer
         self.public_count = 0  # public events shown
         self.public_time = 0.0  # when the latest of them was shown (epoch seconds)
+        # Epoch seconds from the monotonic clock, by one offset taken per game: a step's
+        # length is the same on both, to the digit (a time read apart from the other
+        # could be late by a preempted moment, and a step would look short).
+        self.offset = self.room.clock() - self.room.ticks()
         self.awake: dict[int, frozenset[int]] = {}  # by wake (its mark's index)
         self.saved_held: int | None = None
         self.dead: tuple[int, frozenset[int]] = (-1, frozenset())  # by public events shown
@@ -231,7 +235,7 @@ class Pacer:
             if self.shown and now < self.due():
                 break
             self.show(marks[self.shown], now)
-        self.note_public()
+        self.note_public(now)
 
     def due(self) -> float:
         """When the first mark held may be shown (monotonic)."""
@@ -242,7 +246,7 @@ class Pacer:
         mark.at = now
         self.shown += 1
         if mark.step is not None and mark.least > 0 and self.has_timer(mark.step):
-            self.step_deadline = self.room.clock() + mark.least
+            self.step_deadline = now + self.offset + mark.least
         else:
             self.step_deadline = None
 
@@ -259,7 +263,7 @@ class Pacer:
         timers = self.room.settings.timers
         return step in timers.steps or timers.night is not None
 
-    def note_public(self) -> None:
+    def note_public(self, now: float) -> None:
         """When the public events shown last grew (a view's ``time``)."""
         game = self.room.game
         assert game is not None
@@ -267,7 +271,7 @@ class Pacer:
         count = self.marks[self.shown].seq if held is not None else game.ledger.npublic
         if count != self.public_count:
             self.public_count = count
-            self.public_time = self.room.clock()
+            self.public_time = now + self.offset
 
     def schedule_release(self, now: float) -> None:
         if self.release_handle is not None:
@@ -384,7 +388,7 @@ class Pacer:
             if type(held) is int and mark.place >= held:
                 break
             self.show(mark, now)
-        self.note_public()
+        self.note_public(now)
         self.note_awake()
         self.saved_held = self.held
         self.schedule_release(now)

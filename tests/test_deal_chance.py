@@ -4,7 +4,8 @@ README: a deal whose only werewolf cards are the Thief's two extra cards is a no
 game, "and the random dealer deals such decks as often as chance does". For tiny decks
 the exact chance of every deal is computable: each ordering of the cards is equally
 likely, the first cards go to the seats and the last two lie aside (the Thief's extra
-cards when a player holds him, out of the game otherwise), and an ordering set-up
+cards when a player holds him, out of play otherwise, but still the deal's extra cards:
+docs/decisions.md, "Thief's card aside"), and an ordering set-up
 refuses is shuffled again, so each deal set-up accepts has the chance of its orderings
 among all accepted ones. Set-up (``new_game``) is the judge of what is accepted; the
 dealer's frequencies over many seeded deals are compared with these exact chances
@@ -48,7 +49,7 @@ def exact_chances(
     total = math.factorial(len(cards))  # (equal cards: each ordering counted once each)
     for order in permutations(cards):
         roles, aside = order[:players], order[players:]
-        orderings[(roles, aside if "thief" in roles else ())] += 1
+        orderings[(roles, aside)] += 1
     accepted: dict[Deal, int] = {}
     for (roles, extra), ways in orderings.items():
         try:

@@ -22,7 +22,7 @@ replayed in-process; then, for every connection:
   fields; the lobby says only the room's public settings and seats (and which is the
   receiver's); no error names a card but the receiver's own; a chat line is one a
   client sent, and a pack's line reaches only seats the pack was told to, the dead's
-  only the dead, spectators and the leader;
+  only the dead and the leader;
 - no frame, HTTP answer or log line carries another client's token or any digest.
 
 The checks are on what was received, not on timing: a view held back for a while (fair
@@ -145,6 +145,7 @@ FIELDS = {
         "prompts",
         "table",
         "deadline",
+        "time",
     },
     "chat": {"type", "channel", "seat", "from", "text", "time"},
     "ack": {"type", "id"},
@@ -348,6 +349,7 @@ async def play_table(server: Server, rules: str, settings: dict[str, Any], seed:
         pace=PACE,
         timers=timers,
         seed=seed,
+        spectators=True,
         **settings,
     )
     table.code = room = created["room"]
@@ -419,7 +421,7 @@ async def play_leader_table(
     book = load(rules)
     table = Table(rules, settings, list(settings["names"]), [None] * settings["players"])
     timers = {"day": DAY, "steps": dict.fromkeys(family_of(book).pack_steps(), PACK)}
-    created = server.create(rules=rules, timers=timers, seed=seed, **settings)
+    created = server.create(rules=rules, timers=timers, seed=seed, spectators=True, **settings)
     table.code = room = created["room"]
     table.lang = book.language
     table.tokens[created["host_token"]] = None
@@ -774,7 +776,7 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["composition"] == counts
     assert lobby["options"] == settings.get("options", {})
     assert lobby["seeded"] is True  # (every room of this test is seeded)
-    assert lobby["spectators"] is settings.get("spectators", True)
+    assert lobby["spectators"] is True  # (every room of this test allows them)
     assert lobby["table"] is settings.get("table", False)
     # Only finished games' endings, each as its public game-over event told it.
     for ended in lobby["results"]:
@@ -821,8 +823,10 @@ def check_chat(table: Table, games: dict[str, Played], conn: Conn, line: dict[st
             ]
             assert any(fact[:2] == ("role", sender) for fact in told), (reader, line)
     elif channel == "dead":
-        assert reader is None or not game.alive[reader], (reader, line)
-        assert sender is None or not game.alive[sender], line
+        # The dead's talk reaches the dead alone (and a game leader): a spectator may be
+        # a living player in a second tab, and a spectator does not talk during a game.
+        assert reader is not None and not game.alive[reader], (reader, line)
+        assert sender is not None and not game.alive[sender], line
     elif channel == "day":
         assert sender is not None, line
     else:  # sent as the game ended: everyone talks after the end

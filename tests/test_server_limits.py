@@ -49,6 +49,8 @@ def rooms_open(server: Server) -> int:
 
 def open_room(client: httpx.Client, **settings: Any) -> httpx.Response:
     body = {"rules": "mafia-classic", "players": 3, "host_name": "Ann", "pace": 0.0}
+    # (spectators allowed: several tests watch from a second client)
+    body["spectators"] = True
     return client.post("/api/rooms", json=body | {"bot_delay": 0.1} | settings)
 
 

@@ -8,12 +8,10 @@ back, a store that fails, a room restored from its store, a game leader's table.
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.fake_clock import Clock
 
 from lupus.engine.model import LEADER
 from lupus.server.app import write
@@ -24,45 +22,9 @@ from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore
 
 
-class Clock:
-    """Time that moves only when the test runs the scheduled calls."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-        self.calls: list[tuple[float, int, Callable[[], None]]] = []
-        self.order = itertools.count()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def schedule(self, delay: float, call: Callable[[], None]) -> Any:
-        entry = (self.now + delay, next(self.order), call)
-        heapq.heappush(self.calls, entry)
-        return Handle(self, entry)
-
-    def run(self, until: Callable[[], bool], limit: int = 100_000) -> None:
-        for _ in range(limit):
-            if until() or not self.calls:
-                return
-            at, _, call = heapq.heappop(self.calls)
-            self.now = max(self.now, at)
-            call()
-        raise AssertionError("the room never got there")
-
-
-class Handle:
-    def __init__(self, clock: Clock, entry: tuple[float, int, Callable[[], None]]) -> None:
-        self.clock, self.entry = clock, entry
-
-    def cancel(self) -> None:
-        if self.entry in self.clock.calls:
-            self.clock.calls.remove(self.entry)
-            heapq.heapify(self.clock.calls)
-
-
 def hub_with(store: SQLiteStore | None = None) -> tuple[Hub, Clock]:
     clock = Clock()
-    return Hub(store or SQLiteStore(":memory:"), clock.schedule, clock), clock
+    return Hub(store or SQLiteStore(":memory:"), clock.schedule, clock, clock), clock
 
 
 def settings(**given: Any) -> RoomSettings:

@@ -144,7 +144,7 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
     with browser() as chromium:
         phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES]
         host = phones[0]
-        code = open_room(host, "lupusburg", len(phones), pace=0.2)
+        code = open_room(host, "lupusburg", len(phones), pace=0.2, spectators=True)
         for phone in phones[1:]:
             join(phone, code)
         host.page.wait_for_selector(f"text=At the table: {len(phones)} of {len(phones)}")

@@ -123,6 +123,8 @@ def open_room(host: Phone, rules: str, players: int, **more: Any) -> str:
     page.fill("#pace", str(more.get("pace", 0.3)))
     if more.get("table"):
         page.check("#table")
+    if more.get("spectators"):
+        page.check("#spectators")  # (off unless the host allows them)
     for option in more.get("options", ()):
         page.check(f"#option-{option}")
     host.shot("home")

@@ -250,6 +250,12 @@ def create_app(
         if not peer.guesses.ready():
             return problem(429, "slow_down", "too many wrong game ids: wait a moment")
         game_id = str(request.path_params["game"])
+        # A game that ended in a step the night's pacing still holds back is not over
+        # for its players yet: its end (and every card) is told when they are shown it.
+        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
+        if room is not None and room.game_id == game_id and room.shown_status != "finished":
+            peer.guesses.take()
+            return problem(404, "unknown_game", "there is no finished game with that id")
         story = renders.get(("scenario", game_id))
         if story is None:
             found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None

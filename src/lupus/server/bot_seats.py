@@ -71,6 +71,13 @@ class BotSeats:
         humans_waited = False
         tired = 0  # bots waited for that have decided BOT_TRIES times in this step
         delay = room.settings.bot_delay
+        step = game.step
+        floor = room.pacer.night_floor(step.id) if step and game.phase == "night" else 0.0
+        if floor > 0:
+            # A bot holding a night card decides well within the step's minimum, so that
+            # its step lasts exactly as long as a dead or absent card's (a fixed delay
+            # longer than that would tell everyone the card is a living bot's).
+            delay = min(delay, floor / 2)
         for seat in waiting:
             held = room.seats[seat]
             if held is None or held.bot is None:
@@ -134,6 +141,8 @@ class BotSeats:
         held = room.seats[seat]
         if game is None or room.status != "playing" or held is None or held.bot is None:
             return
+        if room.pacer.held is not None:
+            return  # (the step shown is over: it moves again when the next one is)
         if seat not in game.waiting():
             return
         view = game.view(seat)

@@ -4,12 +4,19 @@
 - ``day``: by day, the living talk; everyone reads (the dead watch silently).
 - ``pack``: at night, the pack while it is awake (``Family.awake_together``) talk among
   themselves; nobody else reads it.
-- ``dead``: the dead and the spectators talk among themselves, at any time; the
-  living never read it.
+- ``dead``: the dead talk among themselves during the game; nobody else reads it but a
+  game leader. Spectators never read it: anyone with a room's code may watch, a living
+  player too (in a second tab), so a spectator's connection may be a living player's.
+  During a game a spectator does not talk (he could be a dead player telling the
+  living what the dead saw); he reads ``day`` and talks on ``all`` before and after.
 
-The server picks the channel from the sender's seat and the game; a client cannot name
-one. Lines are stored with the game (``chat`` of the store) and resent on rejoin, each
-to whoever may read it.
+Everything is decided from what the players have been shown, never from the game
+beyond it: who is dead is what the public deaths shown say (a victim of the night
+learns it at dawn, with everyone), the phase and the step are those shown, and so is
+the game's end (a line sent while the night's pacing holds the last dawn back goes
+where it would have gone during the game). The server picks the channel from the
+sender's seat and that; a client cannot name one. Lines are stored with the game
+(``chat`` of the store) and resent on rejoin, each to whoever may read it then.
 """
 
 from __future__ import annotations
@@ -17,7 +24,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from lupus.engine.model import LEADER
-from lupus.families import family_of
 from lupus.server.clients import Client
 from lupus.server.protocol import ProtocolError
 
@@ -32,13 +38,15 @@ def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
     """The channel ``client`` speaks on now and the seats that read it (None: every
     seat and spectator, as the channel says); ProtocolError ``muted`` if none."""
     game, seat = room.game, client.seat
-    if game is None or room.status != "playing" or seat == LEADER:
+    if game is None or room.shown_status != "playing" or seat == LEADER:
         return "all", None
-    if seat is None or not game.alive[seat]:
+    if seat is None:
+        raise ProtocolError("muted", "spectators watch in silence during a game")
+    if seat in room.pacer.shown_dead():
         return "dead", None
-    if game.phase != "night":
+    if room.pacer.shown_phase() != "night":
         return "day", None
-    awake = family_of(game.rulebook).awake_together(game)
+    awake = room.pacer.shown_awake()
     if seat in awake:
         return "pack", sorted(awake)
     raise ProtocolError("muted", "at night you sleep: no talking")
@@ -48,11 +56,12 @@ def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
     seat, kind = client.seat, line["channel"]
     if seat == LEADER or kind in ("all", "day"):
         return True
+    if seat is None:
+        return False  # (spectators read neither the pack nor the dead)
     if kind == "pack":
         seats = line["seats"]
         return isinstance(seats, list) and seat in seats
-    game = room.game  # "dead": the dead and the spectators
-    return seat is None or (game is not None and not game.alive[seat])
+    return room.game is not None and seat in room.pacer.shown_dead()  # "dead"
 
 
 def post(room: Room, client: Client, text: str) -> None:

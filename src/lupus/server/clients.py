@@ -160,12 +160,15 @@ class Client:
         deadline: float | None,
         table: tuple[tuple[int, tuple[Prompt, ...]], ...] = (),
         said: Said | None = None,
+        public_time: float = 0.0,
     ) -> None:
         """The view's news since the last one sent, if anything changed for this client.
 
         ``table``: for a game leader, each seat's open prompts, which he answers for the
         table (``act`` with ``seat``). ``said``: the room's sentences and menu lines
-        already made in each language (the same for every reader)."""
+        already made in each language (the same for every reader). ``public_time``: when
+        the latest public event shown was shown (the same for every reader: it tells
+        nothing a spectator watching would not see)."""
         if self._game != game_id or self._narrator is None:
             self._game, self._sent, self._state = game_id, (0, 0), None
             self._narrator = Narrator(game.rulebook, game.names, self.lang)
@@ -200,7 +203,8 @@ class Client:
             f'"phase": {said.text_of(view.phase)}, "number": {view.number}, '
             f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
             f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
-            f'"table": [{shown}], "deadline": {until}, "events": [{events}], '
+            f'"table": [{shown}], "deadline": {until}, "time": {round(public_time, 3)!r}, '
+            f'"events": [{events}], '
             f'"prompts": {prompts}}}'
         )
 

@@ -70,16 +70,20 @@ class Hub:
         store: Store,
         schedule: Schedule,
         clock: Callable[[], float] = time.time,
+        ticks: Callable[[], float] = time.monotonic,
         *,
         limits: ServerLimits | None = None,
         work: Work | None = None,
     ) -> None:
+        """``clock``: epoch seconds; ``ticks``: a monotonic clock (how long a step
+        lasted); ``schedule`` runs a call after a delay on that monotonic clock."""
         self.store = store
         self.schedule = schedule
         self.clock = clock
         self.limits = limits or ServerLimits()
         self.gate = Gate(self.limits)
         self.work = work
+        self.ticks = ticks
         self.rooms: dict[str, Room] = {}
 
     # ------------------------------------------------------------------ rooms
@@ -94,7 +98,7 @@ class Hub:
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
-        room = Room(code, settings, self.store, self.schedule, self.clock, self.work)
+        room = Room(code, settings, self.store, self.schedule, self.clock, self.ticks, self.work)
         token, seat = room.create_host()
         self.rooms[code] = room
         log.info(
@@ -117,6 +121,7 @@ class Hub:
                     self.store,
                     self.schedule,
                     self.clock,
+                    self.ticks,
                     self.work,
                 )
             except Exception:

@@ -21,14 +21,14 @@ def lobby_of(room: Room) -> dict[str, object]:
         "composition": room.settings.counts(),
         "options": dict(room.settings.options),
         "lang": room.lang,
-        "status": room.status,
+        "status": room.shown_status,
         "number": room.number,
         "game": room.game_id,
         "host_seat": room.host_seat,
         "seeded": room.settings.seed is not None,
         "spectators": room.settings.spectators,
         "table": room.settings.table,
-        "results": room.results,
+        "results": room.shown_results(),
         "seats": [
             None
             if seat is None

@@ -59,8 +59,11 @@ class Room:
         store: Store,
         schedule: Schedule,
         clock: Callable[[], float] = time.time,
+        ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
     ) -> None:
+        """``clock``: epoch seconds (deadlines, what is stored); ``ticks``: a monotonic
+        clock, which measures how long a night step lasted."""
         self.code = code
         self.work = work
         self.settings = settings
@@ -69,6 +72,7 @@ class Room:
         self.store = store
         self.schedule = schedule
         self.clock = clock
+        self.ticks = ticks
         self.seats: list[Seat | None] = [None] * settings.players
         self.host_token: str | None = None  # digest
         self.host_seat: int | None = None
@@ -238,8 +242,23 @@ class Room:
         return self.schedule(delay, partial(work, self.code, call))
 
     # ------------------------------------------------------------------ games
+    @property
+    def shown_status(self) -> str:
+        """The room's status as its clients have been shown it: a game that ended in a
+        step still held back by the night's pacing is being played until it is shown
+        (everything a client is told, or may do, follows what he was shown)."""
+        if self.status == "finished" and self.pacer.held is not None:
+            return "playing"
+        return self.status
+
+    def shown_results(self) -> list[dict[str, object]]:
+        """The finished games' results as shown (the last one once its end is)."""
+        if self.status == "finished" and self.pacer.held is not None:
+            return self.results[:-1]
+        return self.results
+
     def start(self, fill: str | None = None, by_hand: Dealt | None = None) -> None:
-        if self.status == "playing":
+        if self.shown_status == "playing":
             raise ProtocolError("started", "the game has started")
         if by_hand is not None and self.settings.mode != "leader":
             raise ProtocolError("not_allowed", "only a game leader deals the cards by hand")
@@ -319,31 +338,40 @@ class Room:
             client.new_game()
 
     def again(self) -> None:
-        if self.status != "finished":
+        if self.shown_status != "finished":
             raise ProtocolError("not_allowed", "the game is not over")
         self.status = "lobby"
         self.start()
 
     def submit(self, actor: int, verb: str, args: list[int | str], state_id: int) -> None:
         """Apply an action for ``actor`` (a seat, or LEADER) answering the view whose
-        state id is ``state_id``; committed before anyone hears of it."""
+        state id is ``state_id``; committed before anyone hears of it.
+
+        The answer follows what the seat was shown, never the game beyond it: while the
+        night's pacing holds a step back, the step shown is over and nobody has anything
+        to do in it, as a seat that acts in nobody's step is told (``illegal``), and an
+        answer to an older view is ``stale`` as ever."""
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.shown_status != "playing":
             raise ProtocolError("not_allowed", "no game is being played")
+        held = self.pacer.held
         if actor == LEADER:
             current = since = game.state_id
         else:
             # Any view since the seat's prompts were last shown as they are now: another
             # player's vote does not make a ballot the seat was looking at stale.
-            view = game.view(actor)
+            view = self.pacer.view(actor)
             current = since = view.state_id
             offered = self.offered.get(actor)
             if offered is not None and offered[0] == view.prompts:
                 since = offered[1]
-        if not since <= state_id <= current or self.pacer.held is not None:
+        if not since <= state_id <= current:
             raise ProtocolError("stale", "the game moved on: look again and choose again")
         try:
-            game.apply(Action.of(actor, verb, tuple(args)))
+            action = Action.of(actor, verb, tuple(args))
+            if held is not None:  # (as the engine says it of a seat with no prompt)
+                raise IllegalAction(f"{game.actor_name(actor)} has nothing to do now")
+            game.apply(action)
         except IllegalAction as exc:
             raise ProtocolError("illegal", str(exc)) from exc
         self.record(game)
@@ -418,7 +446,7 @@ class Room:
             waiting = self.waited()
         seat, pacer = client.seat, self.pacer
         shown = pacer.held is None
-        deadline = pacer.deadline if shown else None
+        deadline = pacer.shown_deadline()
         table: tuple[tuple[int, tuple[Prompt, ...]], ...] = ()
         if seat == LEADER and shown:
             # The game leader answers for the table: each seat's open prompts.
@@ -431,7 +459,7 @@ class Room:
                 self.offered[seat] = (view.prompts, view.state_id)
         waited = seat in waiting
         game_id = self.game_id or ""
-        client.send_view(game, view, game_id, waited, deadline, table, self.said)
+        client.send_view(game, view, game_id, waited, deadline, table, self.said, pacer.public_time)
 
     def lobby_text(self) -> str:
         """The lobby as JSON text, written again only when something in it changed: it
@@ -439,7 +467,8 @@ class Room:
         connected, a game starting or ending)."""
         seats = tuple(None if s is None else (s.name, s.bot, s.token is None) for s in self.seats)
         connected = frozenset([client.seat for client in self.clients])
-        key = (self.status, self.number, self.game_id, len(self.results), connected, seats)
+        status, results = self.shown_status, len(self.shown_results())
+        key = (status, self.number, self.game_id, results, connected, seats)
         if key != self._lobby_key:
             self._lobby_key = key
             self._lobby_text = json_text(lobby_of(self))
@@ -481,11 +510,12 @@ class Room:
         store: Store,
         schedule: Schedule,
         clock: Callable[[], float] = time.time,
+        ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
     ) -> Room:
         """A room as the store kept it, its game replayed action by action."""
         settings = RoomSettings.model_validate(state["settings"])
-        room = Room(code, settings, store, schedule, clock, work)
+        room = Room(code, settings, store, schedule, clock, ticks, work)
         room.seats = [None if s is None else Seat.from_state(s) for s in state["seats"]]
         room.host_token = state["host_token"]
         room.host_seat = state["host_seat"]

@@ -85,8 +85,9 @@ class RoomSettings(BaseModel):
     # replaying a table, a test); without one they are drawn from the system's entropy.
     seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
     bot_delay: StrictFloat = Field(default=1.5, ge=0, le=30, allow_inf_nan=False)
-    # Whether anyone with the code may watch (the public view and the dead's talk).
-    spectators: StrictBool = True
+    # Whether anyone with the code may watch (the public view and the day's talk). Off
+    # unless the host allows it: a spectator may be anyone, a player in a second tab.
+    spectators: StrictBool = False
     # Everyone at one table: the host's device reads the public story aloud and every
     # phone asks for a tap at every night step (the pages' part; the game is the same).
     table: StrictBool = False

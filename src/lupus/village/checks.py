@@ -54,19 +54,26 @@ def deal_problem(
     if problem is not None:
         return problem
     thief_dealt = THIEF in roles
-    if thief_dealt and len(extra_cards) != 2:
+    # The Thief's card may lie among the two aside (a random deal of the whole deck):
+    # the two are then out of play, but still cards of the game, whose steps are
+    # announced and run with nobody awake (leaving them out would tell the table that
+    # the Thief is not among them).
+    thief_aside = THIEF in extra_cards and not thief_dealt
+    if (thief_dealt or thief_aside) and len(extra_cards) != 2:
         return f"a thief needs exactly two extra cards, got {len(extra_cards)}"
-    if not thief_dealt and extra_cards:
+    if not (thief_dealt or thief_aside) and extra_cards:
         return "extra cards are only dealt for a thief, and no player holds the thief"
     pack = book.facts.pack
     tag = book.mechanics.pack_tag
-    if not any(r in pack for r in roles) and not any(c in pack for c in extra_cards):
+    takeable = extra_cards if thief_dealt else ()
+    if not any(r in pack for r in roles) and not any(c in pack for c in takeable):
         if thief_dealt:
             return f"no {tag} is dealt to a player or among the thief's extra cards"
         return f"no {tag} is dealt to a player"
     if all(r in pack for r in roles):
         return f"every player is a {tag}: nobody to play against"
-    problem = minimum_problem(book, len(roles), counts, options)
+    in_play = count_cards(roles) if thief_aside else counts
+    problem = minimum_problem(book, len(roles), in_play, options)
     if problem is not None:
         return problem
     quick = bool(options.get("quick"))

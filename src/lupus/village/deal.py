@@ -29,7 +29,10 @@ def deal(
     counted against the seats, before a single card is laid out.
 
     The first ``players`` cards go to the seats, the last two lie aside: they are the
-    Thief's extra cards when a player holds the Thief, and out of the game otherwise. A
+    Thief's extra cards when a player holds the Thief, and out of play otherwise (but
+    still cards of the game: when the Thief's card lies aside, his step and that of the
+    other card aside are announced and run with nobody to wake, as a dead role's do;
+    leaving them out would tell the table that the Thief is not among them). A
     shuffle is dealt when set-up would accept it (``deal_problem``, the one predicate
     set-up uses), and shuffled again otherwise: so every deal the rules accept comes as
     often as chance gives it, among them those whose only werewolf cards are the Thief's
@@ -59,8 +62,6 @@ def deal(
     for _ in range(TRIES):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        if THIEF not in roles:
-            extra_cards = ()
         problem = deal_problem(book, roles, extra_cards, options)
         if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)

@@ -83,6 +83,8 @@ function createSection(books) {
   const day = number("timer-day", "", 10, 7200);
   const pace = number("pace", 8, 0, 600, 0.1);
   const table = h("input", { id: "table", type: "checkbox" });
+  // Off unless the host allows them: a spectator may be anyone, a player in a second tab.
+  const spectators = h("input", { id: "spectators", type: "checkbox" });
   const tableRow = h("div", { class: "field check" }, table, h("label", { for: "table" }, t("table_mode")));
   let counts = null; // an edited composition, or null: the recommended one
 
@@ -177,6 +179,7 @@ function createSection(books) {
       options: readOptions(b),
       pace: Number(pace.value || 0),
       table: !leader && table.checked,
+      spectators: spectators.checked,
       timers: {},
     };
     if (counts) settings.composition = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
@@ -216,6 +219,7 @@ function createSection(books) {
       h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),
       h("div", { class: "field" }, h("label", { for: "timer-day" }, t("timer_day")), day),
       h("div", { class: "field" }, h("label", { for: "pace" }, t("pace")), pace, h("p", { class: "hint" }, t("pace_help"))),
+      h("div", { class: "field check" }, spectators, h("label", { for: "spectators" }, t("spectators"))),
     ),
     problem,
     h("button", { type: "submit", class: "primary" }, t("create")),

@@ -168,7 +168,7 @@ class Player:
         return self.next_id
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
-        frame = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
         self.frames.append(frame)
         if frame["type"] == "view":
             if frame["from"] == 0:

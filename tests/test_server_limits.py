@@ -190,7 +190,7 @@ def test_opening_rooms_is_rate_limited_per_client(server: Server) -> None:
 def test_open_rooms_are_capped_per_client_and_in_all(tmp_path: Path) -> None:
     """20 open rooms per client (``too_many``), ``max_rooms`` in all (``server_full``),
     on a server that lets rooms be opened as fast as asked."""
-    limits = {"room_burst": 1000, "room_rate": 1000.0, "max_rooms": 30}
+    limits: dict[str, object] = {"room_burst": 1000, "room_rate": 1000.0, "max_rooms": 30}
     server = start(tmp_path / "lupus.db", limits)
     try:
         with http(server) as first, http(server) as second, http(server) as third:
@@ -421,7 +421,7 @@ def test_new_qr_codes_are_rate_limited_per_client(server: Server) -> None:
 @pytest.fixture(scope="module")
 def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with one-second time-outs and a public URL."""
-    limits = {"header_timeout": 1.0, "body_timeout": 1.0, "frame_timeout": 1.0}
+    limits: dict[str, object] = {"header_timeout": 1.0, "body_timeout": 1.0, "frame_timeout": 1.0}
     path = tmp_path_factory.mktemp("impatient") / "lupus.db"
     started = start(path, limits, "--public-url", "http://game.example:9000/")
     try:

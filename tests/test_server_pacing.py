@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from tests.fake_clock import Clock
 
-from lupus.engine.game import Game
+from lupus.village.game import VillageGame
 from lupus.server.clients import Client
 from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
@@ -141,7 +141,7 @@ def bots_game(clock: Clock, seed: int, **given: Any) -> tuple[Room, Conn]:
     return room, host
 
 
-def conditions(game: Game) -> list[tuple[str, str]]:
+def conditions(game: VillageGame) -> list[tuple[str, str]]:
     """Each public night wake of the game, in order: its step, and whether its card was
     held by a living player, by dead ones only, or by nobody (aside)."""
     roles = list(game.dealt)
@@ -183,7 +183,7 @@ def steps_seen(host: Conn) -> list[tuple[float, list[Frame]]]:
     return found
 
 
-def minimums(game: Game, timer: float | None = None) -> list[float]:
+def minimums(game: VillageGame, timer: float | None = None) -> list[float]:
     """What each night step of the game must last, in the order of its wakes: the
     night timer, or ``pace`` and the share the game's generator draws for it."""
     draws = random.Random(f"{game.seed}-pace")
@@ -208,7 +208,7 @@ def test_every_night_step_lasts_its_minimum_whoever_holds_its_card(
         timers = {} if timer is None else {"night": timer}
         room, host = bots_game(clock, seed, timers=timers, bot_delay=bot_delay)
         game = room.game
-        assert game is not None
+        assert isinstance(game, VillageGame)
         wanted = minimums(game, timer)
         held = conditions(game)
         steps = steps_seen(host)
@@ -239,7 +239,7 @@ def test_a_step_shown_late_still_lasts_its_whole_minimum() -> None:
         clock = Clock(lag=lambda order: random.Random(order).uniform(0.0, 0.4))
         room, host = bots_game(clock, seed)
         game = room.game
-        assert game is not None
+        assert isinstance(game, VillageGame)
         for (lasted, _), least in zip(steps_seen(host), minimums(game), strict=False):
             assert lasted >= least - 1.1e-3, (seed, lasted, least)
             late += lasted > least + 0.01

@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 from tests.fake_clock import Clock
 
-from lupus.village.game import VillageGame
 from lupus.server.clients import Client
 from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
@@ -36,6 +35,7 @@ from lupus.server.pacing import minimum
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore
+from lupus.village.game import VillageGame
 
 Frame = dict[str, Any]
 

@@ -100,7 +100,8 @@ class RandomPolicy:
     """Draws one legal action at each point from its own seeded generator.
 
     Mostly a seat the step waits for; sometimes a seat that already chose changes its
-    mind (``change_chance``); sometimes the leader closes the step (``close_chance``).
+    mind (``change_chance``); sometimes the leader closes the step (``close_chance``,
+    and half the time a step that is ``stalled``: a pack that keeps disagreeing).
     ``by_verb`` first draws a verb, then its arguments (more passes, sleeps, abstentions);
     otherwise every complete action is equally likely.
     """
@@ -130,6 +131,9 @@ class RandomPolicy:
             return LEADER
         waiting = game.waiting()
         assert game.first_waiting() == (waiting[0] if waiting else None)
+        step = game.step
+        if step is not None and step.stalled(game) and rng.random() < 0.5:
+            return LEADER  # (a pack that has had its say twice and still disagrees)
         if waiting and rng.random() >= self.change_chance:
             return rng.choice(waiting)
         actors = sorted({p.actor for p in game.prompts() if p.actor != LEADER})

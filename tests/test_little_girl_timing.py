@@ -86,10 +86,12 @@ def play(case: str, seed: int, girl_does: str, catch: float) -> dict[int, list[S
     first = [Action(EVE, "keep"), Action(CID, "inspect", (ANN,)), *decides]
     night(1, [Action(ANN, "kill", (DEE,)), Action(BOB, "kill", (DEE,))], first)
     game.apply(LEADER_CLOSE)  # day 1: nobody is voted out
-    # Night 2: the Seer looks, the girl (if alive) decides, the pack splits on a tie.
+    # Night 2: the Seer looks, the girl (if alive) decides, the pack splits on a tie and
+    # the leader (a timer) closes its step: the generator breaks the tie.
     decides = [] if girl in (None, DEE) else [Action(HAL, girl_does)]
     second = [Action(CID, "inspect", (BOB,)), *decides]
-    night(2, [Action(ANN, "kill", (FAY,)), Action(BOB, "kill", (GUS,))], second)
+    split = [Action(ANN, "kill", (FAY,)), Action(BOB, "kill", (GUS,)), LEADER_CLOSE]
+    night(2, split, second)
     # Past dawn: the tie's victim and day 2, as the pack sees them.
     seen[3] = [story(game, w, 2, to_dawn=False) for w in PACK]
     return seen
@@ -129,6 +131,8 @@ def test_the_girl_still_sees_them_and_may_be_caught() -> None:
     assert game.waiting() == list(PACK)
     game.apply(Action(ANN, "kill", (DEE,)))
     game.apply(Action(BOB, "sleep"))
+    assert not [ev for ev in game.view(girl).events if ev.kind == "spied"]  # (split: open)
+    game.apply(LEADER_CLOSE)
     spied = [ev for ev in game.view(girl).events if ev.kind == "spied"]
     assert len(spied) == 1 and spied[0].data["roles"] == {ANN: "werewolf"}
     caught = [ev for ev in game.view(BOB).events if ev.kind == "caught"]

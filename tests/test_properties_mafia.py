@@ -98,6 +98,7 @@ class Night:
     number: int
     pack: tuple[int, ...] = ()
     picks: dict[int, int] = field(default_factory=dict)
+    says: Counter[int] = field(default_factory=Counter)  # picks made by each member
     victim: int | None = None
     protected: int | None = None
     settled: bool = False
@@ -238,6 +239,7 @@ class Referee(playout.Referee):
         night, day = self.night, self.day
         if verb == "kill" and night is not None:
             night.picks[actor] = seat(target)
+            night.says[actor] += 1
         elif verb == "protect" and night is not None:
             night.protected = target
         elif verb == "inspect":
@@ -663,7 +665,9 @@ class Referee(playout.Referee):
             if missing:
                 want = missing
             elif MUST_AGREE[self.rules] and len(set(night.picks.values())) > 1:
-                want = list(night.pack)
+                # (they disagree: those who have had the fewest says owe the next)
+                fewest = min(night.says[m] for m in night.pack)
+                want = [m for m in night.pack if night.says[m] == fewest]
             else:
                 raise self.fail(f"the mafia step stays open after picks {night.picks}")
             if sorted(waiting) != sorted(want):

@@ -167,6 +167,7 @@ def test_a_caught_little_girl_does_not_learn_the_sleeping_werewolf() -> None:
         options={"little_girl_catch_chance": 1.0},
     )
     act(game, (3, "inspect", 5), (2, "spy", None), (0, "kill", 5), (1, "sleep", None))
+    game.apply(Action(LEADER, "close"))  # (a name and sleep: no agreement, a timer closes)
     caught = [ev for ev in game.events if ev.kind == "caught"]
     assert caught and 1 in (caught[0].audience or ())  # the whole pack learns who she is
     mine = [ev for ev in game.view(2).events if ev.kind == "caught"]

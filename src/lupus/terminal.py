@@ -88,7 +88,10 @@ def play(
         shown = len(view.events)
         waiting = game.waiting()
         others = [s for s in waiting if s != seat]
-        if others:
+        step = game.step
+        if step is not None and step.stalled(game):
+            game.apply(Action(LEADER, "close"))  # (a pack that keeps disagreeing: a timer)
+        elif others:
             game.apply(bot.act(game.view(others[0]), rng))
         elif waiting:
             action = choose(narrator, view, ask, say)

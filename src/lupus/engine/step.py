@@ -61,6 +61,12 @@ class Step(Generic[G]):
         waiting = self.waiting(game)
         return waiting[0] if waiting else None
 
+    def stalled(self, game: G) -> bool:
+        """Whether the step can only end by the leader's close although its actors keep
+        answering (a pack that has had its say twice and still disagrees): a runner
+        without a clock, such as the simulator, then closes it, as a timer would."""
+        return False
+
     def act(self, game: G, action: Action) -> None:
         raise IllegalAction(f"{game.actor_name(action.actor)} has nothing to do now")
 

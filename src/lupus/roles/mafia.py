@@ -2,9 +2,11 @@
 
 Every living member of the pack (the rulebook's ``pack_tag``: Maffia and Gudfadern)
 names a target with ``kill`` and sees the others' picks. The step resolves as soon as
-every living member has named a target and they all agree; while they disagree it stays
-open and any of them may change his pick. If the game leader closes it, the target named
-most often is the victim (a tie: the seeded random generator); nobody named: no murder.
+every living member has named the same target (``lupus.village.pack``); while they
+disagree it stays open and any of them may change his pick. If the game leader closes
+it, the target named most often is the victim (a tie: the seeded random generator);
+nobody named: no murder. A rulebook whose mafia need not agree (``pack_must_agree =
+false``, the classic game) takes that plurality once every member has named someone.
 There is no way to stay asleep. Whether the attack lands is settled after the protector
 (see ``doctor``) or at dawn.
 """
@@ -14,16 +16,18 @@ from __future__ import annotations
 from lupus.engine.counting import pick_one, plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
+from lupus.village.pack import PackBallot
 from lupus.village.plugin import PACK, Role, Verb
-from lupus.village.steps import Ballot, seats, tally
+from lupus.village.steps import seats, tally
 
 
-class MafiaStep(Ballot):
+class MafiaStep(PackBallot):
     id = "mafia"
 
     def begin(self, game: VillageGame) -> bool:
         self.wake_up(game)
         self.voters = tuple(s for s in game.living if game.is_pack(s))
+        self.pack_begins(game)
         game.emit("pack", self.voters, roles={m: game.roles[m] for m in self.voters})
         return True
 
@@ -37,11 +41,6 @@ class MafiaStep(Ballot):
 
     def targets(self) -> list[int]:
         return [t for t in (self.picked(m, "kill") for m in self.voters) if t is not None]
-
-    def settled(self, game: VillageGame) -> bool:
-        # Everyone has pointed, but maybe not at the same player: then they all owe
-        # agreement (unless the rulebook settles it by plurality, as the classic game does).
-        return not game.facts.pack_must_agree or len(set(self.targets())) <= 1
 
     def recorded(self, game: VillageGame, action: Action) -> None:
         game.emit("pack_choice", self.voters, player=action.actor, target=action.args[0])

@@ -1,11 +1,16 @@
 """The werewolves' step: each living werewolf names a victim or stays asleep.
 
-The victim is the player named most often, ties broken by the game's seeded random
-generator; a werewolf may be the victim. Where the rulebook says so (the werewolf
-seed: "If no werewolves open their eyes, they die of hunger and the villagers win"), a
-pack that stays wholly asleep starves: each living werewolf dies (cause ``hunger``, that
-night), his death sets off what any death does (a lover's heartbreak), the village is
-told at once and the villagers win.
+The pack agrees (``lupus.village.pack``): the step resolves as soon as every living
+werewolf has named the same victim, or all stay asleep; a member may change his choice
+until then, and a mix (two names, or a name and sleep) keeps the step open until the
+game leader (a timer) closes it. Then, as always, the victim is the player named most
+often, ties broken by the game's seeded random generator, and a member who named
+nobody (asleep, or silent) counts for nobody; a werewolf may be the victim. Where the
+rulebook says so (the werewolf seed: "If no werewolves open their eyes, they die of
+hunger and the villagers win"), a pack that stays wholly asleep starves (all asleep,
+or the leader closing with nobody named): each living werewolf dies (cause ``hunger``,
+that night), his death sets off what any death does (a lover's heartbreak), the village
+is told at once and the villagers win.
 The step waits for the pack alone: the Little Girl decides in her own step, before
 this one, whether she peeps during it (see ``little_girl``), so that what the pack sees
 never depends on whether she lives.
@@ -18,11 +23,12 @@ from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.roles import little_girl
 from lupus.village.game import VillageGame
+from lupus.village.pack import PackBallot
 from lupus.village.plugin import Role, Verb
-from lupus.village.steps import Ballot, seats, tally
+from lupus.village.steps import seats, tally
 
 
-class WerewolvesStep(Ballot):
+class WerewolvesStep(PackBallot):
     id = "werewolves"
 
     def begin(self, game: VillageGame) -> bool:
@@ -31,6 +37,7 @@ class WerewolvesStep(Ballot):
         self.den = frozenset(self.pack)  # who sees the pack's choices
         self.victims = seats(game.living)  # every werewolf's choices
         self.voters = tuple(self.pack)
+        self.pack_begins(game)
         game.emit("pack", self.den, roles={w: game.roles[w] for w in self.pack})
         return True
 

@@ -99,8 +99,13 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         budget += 1
         seat = game.first_waiting()
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
-        # (a mafia that cannot agree), is closed, as a server's timer would.
-        if seat is not None and budget <= patience:
+        # (a pack still split after every member has chosen twice), is closed, as a
+        # server's timer would.
+        if (
+            seat is not None
+            and budget <= patience
+            and not (step is not None and step.stalled(game))
+        ):
             # (``view_of``: the seat comes from the game itself, nothing to check)
             game.apply(bots[seat].act(view_of(game, seat), rng))
         else:

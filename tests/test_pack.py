@@ -1,0 +1,253 @@
+"""The pack agrees (issue 24): in every rulebook with a pack, its step closes on its own
+as soon as every living member has made the same choice, stays open while they
+disagree (every member may change his choice meanwhile, and each change is told to the
+den), and a close while they disagree applies the rulebook's rule as before; a dead
+member is never waited for; a game without a clock closes a pack that has had its say
+twice (``Step.stalled``).
+
+The classic mafia need not agree (``pack_must_agree = false``): its step resolves once
+every member has named someone, whatever they named.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lupus.engine.counting import pick_one, plurality
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER, Action
+from lupus.families import new_game
+from lupus.village.pack import PackBallot
+
+CLOSE = Action(LEADER, "close")
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+ANN, BOB, CY = 0, 1, 2  # the pack, in every rulebook here
+PACK = (ANN, BOB, CY)
+FAY, GUS, HAL, IVY = 5, 6, 7, 8
+
+# (rulebook, roles, options, the actions that lead to the pack's first step, the pack's
+# verb): three pack members in a table of nine.
+SETUPS = {
+    "werewolf": (
+        ["werewolf"] * 3 + ["seer", "witch"] + ["villager"] * 4,
+        {},
+        [Action(3, "inspect", (FAY,))],
+    ),
+    "tit-albert": (
+        ["werewolf"] * 3 + ["seer", "witch"] + ["villager"] * 4,
+        {},
+        [Action(3, "inspect", (FAY,))],
+    ),
+    "maffia": (
+        ["mafia", "mafia", "godfather", "doctor", "detective"] + ["villager"] * 4,
+        {},
+        [],
+    ),
+    "mafia-classic": (["mafia"] * 3 + ["villager"] * 6, {"first_phase": "night"}, []),
+}
+BOOKS = list(SETUPS)
+MUST_AGREE = [book for book in BOOKS if book != "mafia-classic"]
+
+
+def at_pack_step(book: str, seed: int = 0) -> Game:
+    roles, options, before = SETUPS[book]
+    game = new_game(book, NAMES, roles, options=options, seed=seed)
+    for action in before:
+        game.apply(action)
+    assert isinstance(game.step, PackBallot) and game.waiting() == list(PACK)
+    return game
+
+
+def kill(seat: int, target: int) -> Action:
+    return Action(seat, "kill", (target,))
+
+
+def choices_seen(game: Game, seat: int) -> list[tuple[int, int | None]]:
+    """The pack's choices the seat was told tonight, in order."""
+    return [
+        (ev.seat("player"), ev.maybe_seat("target"))
+        for ev in game.view(seat).events
+        if ev.kind == "pack_choice" and (ev.phase, ev.number) == (game.phase, game.number)
+    ]
+
+
+def victim(game: Game) -> int | None:
+    found = [ev for ev in game.view(ANN).events if ev.kind == "pack_victim"]
+    assert len(found) == 1
+    return found[0].maybe_seat("target")
+
+
+@pytest.mark.parametrize("book", MUST_AGREE)
+def test_disagreement_keeps_the_step_open_with_every_prompt(book: str) -> None:
+    game = at_pack_step(book)
+    step = game.step
+    offered = {seat: game.prompts(seat) for seat in PACK}
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(CY, FAY)):
+        game.apply(action)
+    assert game.step is step and game.phase == "night"
+    assert {seat: game.prompts(seat) for seat in PACK} == offered  # (they stay)
+    assert game.waiting() == list(PACK)  # every member owes a new choice
+    assert not [ev for ev in game.view(ANN).events if ev.kind == "pack_victim"]
+
+
+def test_the_classic_mafia_need_not_agree() -> None:
+    game = at_pack_step("mafia-classic")
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(CY, FAY)):
+        game.apply(action)
+    assert game.phase == "day" and victim(game) == FAY
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_agreement_closes_the_step_at_once(book: str) -> None:
+    game = at_pack_step(book)
+    step = game.step
+    game.apply(kill(ANN, GUS))
+    game.apply(kill(BOB, GUS))
+    assert game.step is step  # (Cy has not chosen yet)
+    game.apply(kill(CY, GUS))
+    assert game.step is not step and victim(game) == GUS
+
+
+@pytest.mark.parametrize("book", MUST_AGREE)
+def test_a_change_of_mind_is_told_to_the_den_and_may_agree(book: str) -> None:
+    game = at_pack_step(book)
+    step = game.step
+    moves = [kill(ANN, FAY), kill(BOB, GUS), kill(CY, HAL), kill(ANN, HAL)]
+    for action in moves:
+        game.apply(action)
+    assert game.step is step
+    assert game.waiting() == [BOB, CY]  # Ann has just had her say: the others owe theirs
+    game.apply(kill(BOB, HAL))
+    assert game.step is not step and victim(game) == HAL
+    told = [(m.actor, m.args[0]) for m in [*moves, kill(BOB, HAL)]]
+    for seat in PACK:
+        assert choices_seen(game, seat) == told
+    assert not choices_seen(game, FAY) and not choices_seen(game, IVY)
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_a_close_while_split_applies_the_rulebooks_rule(book: str) -> None:
+    game = at_pack_step(book)
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(ANN, GUS), kill(ANN, FAY)):
+        game.apply(action)
+    # Ann: Fay, Bob: Gus, Cy silent: a tie the seeded generator breaks, as it always did.
+    draw = random.Random()
+    draw.setstate(game.rng.getstate())
+    expected = pick_one(draw, plurality({FAY: 1, GUS: 1}))
+    game.apply(CLOSE)
+    assert victim(game) == expected
+
+
+@pytest.mark.parametrize("book", MUST_AGREE)
+def test_a_close_takes_the_target_named_most(book: str) -> None:
+    game = at_pack_step(book)
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(CY, FAY), CLOSE):
+        game.apply(action)
+    assert victim(game) == FAY
+
+
+@pytest.mark.parametrize("book", ["werewolf", "tit-albert"])
+def test_sleep_and_a_name_is_no_agreement_all_asleep_is(book: str) -> None:
+    game = at_pack_step(book)
+    step = game.step
+    for action in (Action(ANN, "sleep"), Action(BOB, "sleep"), kill(CY, FAY)):
+        game.apply(action)
+    assert game.step is step and game.waiting() == list(PACK)
+    game.apply(Action(CY, "sleep"))
+    if book == "werewolf":  # the seed's starvation
+        assert game.finished and game.outcome is not None
+        assert game.outcome.reason == "starvation"
+    else:
+        assert game.step is not step and victim(game) is None
+
+
+@pytest.mark.parametrize("book", MUST_AGREE)
+def test_a_dead_member_is_not_waited_for(book: str) -> None:
+    game = at_pack_step(book)
+    for action in (kill(ANN, IVY), kill(BOB, IVY), kill(CY, IVY)):
+        game.apply(action)
+    # Through the rest of the night and the day, which eliminates Cy.
+    for _ in range(200):
+        if game.phase == "night" and isinstance(game.step, PackBallot):
+            break
+        seat = game.first_waiting()
+        if seat is None:
+            game.apply(CLOSE)
+            continue
+        verbs = {p.verb: p for p in game.prompts(seat)}
+        if "nominate" in verbs:
+            game.apply(Action(seat, "nominate", (CY if seat != CY else ANN,)))
+        elif "vote" in verbs:
+            target = CY if verbs["vote"].allows((CY,)) else verbs["vote"].choices[0][0]
+            game.apply(Action(seat, "vote", (target,)))
+        else:
+            game.apply(game.legal_actions(seat)[-1])
+    assert not game.alive[CY] and game.phase == "night"
+    assert game.waiting() == [ANN, BOB]
+    step = game.step
+    game.apply(kill(ANN, HAL))
+    assert game.step is step and game.waiting() == [BOB]  # not Cy
+    game.apply(kill(BOB, HAL))
+    assert game.step is not step
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_a_pack_is_stalled_once_every_member_chose_twice_and_they_disagree(book: str) -> None:
+    game = at_pack_step(book)
+    step = game.step
+    assert step is not None
+    seen = []
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(CY, HAL)) * 2:
+        if game.step is not step:
+            break
+        seen.append(step.stalled(game))
+        game.apply(action)
+    if book == "mafia-classic":
+        assert game.step is not step  # (resolved at the third pick)
+        return
+    assert seen == [False] * 6 and step.stalled(game)  # (after the sixth choice)
+
+
+# ---------------------------------------------------------------------- any order
+@settings(max_examples=60, deadline=None)
+@given(
+    book=st.sampled_from(BOOKS),
+    moves=st.lists(st.tuples(st.sampled_from(PACK), st.sampled_from([FAY, GUS, HAL])), max_size=12),
+    seed=st.integers(0, 3),
+)
+def test_the_step_closes_exactly_when_the_pack_agrees(
+    book: str, moves: list[tuple[int, int]], seed: int
+) -> None:
+    """Any choices in any order: the step resolves at the first choice after which every
+    member has chosen and all choose the same (the classic mafia: after which every
+    member has chosen), never before; a close afterwards takes the plurality of the
+    latest choices, a tie drawn by the game's generator."""
+    game = at_pack_step(book, seed)
+    step = game.step
+    latest: dict[int, int] = {}
+    for member, target in moves:
+        game.apply(kill(member, target))
+        latest[member] = target
+        done = len(latest) == len(PACK) and (
+            book == "mafia-classic" or len(set(latest.values())) == 1
+        )
+        assert (game.step is not step) == done
+        if done:
+            assert victim(game) in set(latest.values())
+            if len(set(latest.values())) == 1:
+                assert victim(game) == target
+            return
+    draw = random.Random()
+    draw.setstate(game.rng.getstate())
+    tally = Counter(latest.values())
+    expected = pick_one(draw, plurality(dict(tally))) if tally else None
+    game.apply(CLOSE)
+    if book == "werewolf" and not latest:
+        assert game.finished  # (nobody named: the seed's starvation)
+        return
+    assert victim(game) == expected

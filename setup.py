@@ -1,6 +1,6 @@
 """Build hook: compile the rules engine with mypyc, the same typed source run as C.
 
-The engine, the rulebooks' facts, the families (the village and its roles, Lupusburg), the random bot and the self-play loop are plain,
+The engine, the rulebooks' facts, the families (the village and its roles, Lupusburg), the random bot (and the den it reads) and the self-play loop are plain,
 strictly typed Python; mypyc turns each module into a C extension at install time
 (about a minute), which plays a simulated game several times faster (see
 ``docs/performance.md``). Nothing else changes: the ``.py`` files stay the source of
@@ -23,6 +23,7 @@ COMPILED = [
     "src/lupus/roles",
     "src/lupus/lupusburg",
     "src/lupus/bots/base.py",
+    "src/lupus/bots/den.py",
     "src/lupus/bots/random_bot.py",
     "src/lupus/sim/selfplay.py",
 ]

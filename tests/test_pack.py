@@ -3,7 +3,7 @@ as soon as every living member has made the same choice, stays open while they
 disagree (every member may change his choice meanwhile, and each change is told to the
 den), and a close while they disagree applies the rulebook's rule as before; a dead
 member is never waited for; a game without a clock closes a pack that has had its say
-twice (``Step.stalled``).
+twice (``Step.stalled``); and packs of bots agree by themselves within a round.
 
 The classic mafia need not agree (``pack_must_agree = false``): its step resolves once
 every member has named someone, whatever they named.
@@ -18,10 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lupus.bots.den import den
 from lupus.engine.counting import pick_one, plurality
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.families import new_game
+from lupus.sim.config import SimConfig
+from lupus.sim.selfplay import Table, play, set_up
 from lupus.village.pack import PackBallot
 
 CLOSE = Action(LEADER, "close")
@@ -251,3 +254,70 @@ def test_the_step_closes_exactly_when_the_pack_agrees(
         assert game.finished  # (nobody named: the seed's starvation)
         return
     assert victim(game) == expected
+
+
+# ---------------------------------------------------------------------- what a member sees
+@pytest.mark.parametrize("book", BOOKS)
+def test_a_members_view_shows_each_members_current_choice(book: str) -> None:
+    game = at_pack_step(book)
+    for seat in PACK:
+        found = den(game.view(seat))
+        assert found is not None and found.current() == [(ANN, None), (BOB, None), (CY, None)]
+    assert den(game.view(FAY)) is None and den(game.view(LEADER)) is None
+    game.apply(kill(ANN, FAY))
+    game.apply(kill(BOB, GUS))
+    game.apply(kill(ANN, GUS))
+    found = den(game.view(CY))
+    assert found is not None and found.current() == [(ANN, GUS), (BOB, GUS), (CY, None)]
+    assert found.lead(CY) is None  # (Cy has not chosen yet: nothing to follow)
+    assert found.lead(ANN) == GUS
+    game.apply(kill(CY, GUS))
+    assert all(den(game.view(seat)) is None for seat in PACK)  # (the step is over)
+
+
+def test_a_member_asked_again_joins_the_most_named_the_latest_on_a_tie() -> None:
+    game = at_pack_step("maffia")
+    for action in (kill(ANN, FAY), kill(BOB, GUS), kill(CY, HAL)):
+        game.apply(action)
+    found = den(game.view(ANN))
+    assert found is not None and found.lead(ANN) == HAL  # Gus and Hal, once each: Hal is later
+    game.apply(kill(BOB, HAL))
+    found = den(game.view(ANN))
+    assert found is not None and found.lead(ANN) == HAL  # twice against none
+
+
+# ---------------------------------------------------------------------- bots agree
+@pytest.mark.parametrize(
+    ("book", "players", "counts"),
+    [
+        ("werewolf", 12, {"werewolf": 3, "seer": 1, "witch": 1, "villager": 7}),
+        ("tit-albert", 12, {"werewolf": 4, "seer": 1, "villager": 7}),
+        ("maffia", 12, {}),
+    ],
+)
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_a_pack_of_bots_agrees_by_itself_within_a_round(
+    book: str, players: int, counts: dict[str, int], bots: str
+) -> None:
+    """In self-play no pack step is left to the simulator's close: a member asked again
+    joins the others' lead (the first one asked again sets it, and everyone after him
+    follows it), so the pack agrees within two rounds, each member choosing at most
+    twice."""
+    table = Table(SimConfig(book, players, counts, bots={"*": bots}, seed=5))
+    steps = 0
+    for index in range(40):
+        game, _ = play(table, index)
+        fresh, _ = set_up(table, index)
+        step: object = None
+        said = 0
+        for action in game.history:
+            now = fresh.step
+            if isinstance(now, PackBallot):
+                if now is not step:
+                    step, said = now, 0
+                    steps += 1
+                assert action.actor != LEADER, (index, "a pack step closed by the timer")
+                said += 1
+                assert said <= 2 * len(now.voters), (index, "more than two rounds")
+            fresh.apply(action)
+    assert steps > 40

@@ -3,6 +3,11 @@
 It takes a passive verb (pass, abstain, sleep, keep) only when no other is open, so a
 random village votes uniformly among the living and a random pack always picks a victim,
 which is what the theory of random play (and the speed comparisons) assume.
+
+In a pack that must agree, a member asked again (he has chosen, and the others point
+elsewhere) joins the target the others name most (``Den.lead``, read from his own
+view): a pack of random bots agrees within a round, on one of its first random picks,
+so its victim stays uniformly random.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import random
 
 from lupus.bots.base import PASSIVE
+from lupus.bots.den import den
 from lupus.engine.draw import below
 from lupus.engine.model import Action, Prompt
 from lupus.engine.views import View
@@ -22,6 +28,9 @@ class RandomBot:
         prompts = view.prompts
         only = sole(prompts)
         if only is not None:
+            joined = rejoin(view, only)
+            if joined is not None:
+                return joined
             # One verb, the usual case: the same draw as below, without listing the pairs.
             return Action(view.seat, only.verb, only.choices[below(rng, len(only.choices))])
         pool = [p for p in prompts if p.verb not in PASSIVE] or prompts
@@ -42,3 +51,17 @@ def sole(prompts: tuple[Prompt, ...]) -> Prompt | None:
                 return None
             found = prompt
     return found
+
+
+def rejoin(view: View, prompt: Prompt) -> Action | None:
+    """A pack member asked again joins the others' lead (see the module); None for any
+    other decision, told apart by the seat's newest private event (a choice in the
+    den), which costs one look."""
+    newest = view.latest_private(1)
+    if not newest or newest[0].kind != "pack_choice":
+        return None
+    found = den(view)
+    target = None if found is None else found.lead(view.seat)
+    if target is None or not prompt.allows((target,)):
+        return None
+    return Action(view.seat, prompt.verb, (target,))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from lupus.bots.den import den
 from lupus.bots.memory import as_int, best, fallback
 from lupus.bots.village_memory import VillageMemory
 from lupus.bots.village_suspicion import FOLLOW_FLOOR, TRUSTED, Round
@@ -173,10 +174,12 @@ class VillageBrain:
                 if pick in pool:
                     return self.one("kill", pick)
         else:
-            # Asked again: the pack disagrees. Go with the latest other pick.
-            for member, pick in reversed(m.night_picks):
-                if member != m.me and picks[member] == pick and pick != mine and pick in pool:
-                    return self.one("kill", pick)
+            # Asked again: the pack disagrees. Join the target the others name most now
+            # (a tie: the latest named), as the den shows it in my own view.
+            found = den(self.view)
+            lead = None if found is None else found.lead(m.me)
+            if lead is not None and lead in pool:
+                return self.one("kill", lead)
             if mine in pool:
                 return self.one("kill", mine)
 

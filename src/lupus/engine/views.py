@@ -184,6 +184,29 @@ class View(Value):
             private_from,
         )
 
+    def latest_private(self, most: int) -> list[Event]:
+        """The newest ``most`` events told to this seat (not to everyone), newest first:
+        what a few players share in a step (the pack's choices) is read from here,
+        without merging the whole view."""
+        found: list[Event] = []
+        chain = self._private
+        if chain is not None:
+            left = min(most, self._nprivate)
+            while left > 0 and chain is not None:
+                found.append(chain)
+                chain = chain.before
+                left -= 1
+            return found
+        held: tuple[Event, ...] | None = getattr(self, "_events", None)
+        if self._public is not None or held is None:
+            return found  # (its chains hold no private event)
+        at = len(held)
+        while at > 0 and len(found) < most:  # a view that holds its events
+            at -= 1
+            if held[at].audience is not None:
+                found.append(held[at])
+        return found
+
     def __repr__(self) -> str:
         return f"View(seat={self.seat!r}, phase={self.phase!r}, number={self.number!r}, " + (
             f"events={len(self.events)}, prompts={self.prompts!r}, finished={self.finished!r})"

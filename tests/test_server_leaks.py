@@ -657,7 +657,7 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
     assert own is None or table.tokens[own] == seat
     for frame in conn.frames:
         assert frame["type"] in FIELDS, frame
-        assert set(frame) == FIELDS[frame["type"]], frame
+        assert set(frame) - OPTIONAL.get(frame["type"], set()) == FIELDS[frame["type"]], frame
         no_secret_of_identity(json.dumps(frame, ensure_ascii=False), set(table.tokens), own)
     if conn.person:
         assert seat is not None and seat >= 0
@@ -688,6 +688,31 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
                     assert not pattern.search(frame["message"]), (seat, card, frame)
         elif kind in ("ack", "pong"):
             assert frame["id"] is None or isinstance(frame["id"], int)
+
+
+OPTIONAL = {"view": {"pack"}}
+"""The fields a frame carries only sometimes: ``pack``, a pack member's while its step
+is open."""
+
+
+def pack_seen(received: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]] | None:
+    """What ``view.pack`` must be after these events of a seat with prompts: while the
+    newest events told to it alone are a ``pack`` event naming it and the choices made
+    since, each member's current choice; else nothing."""
+    chosen: dict[int, int | None] = {}
+    for event in reversed(received):
+        if event["audience"] is None:
+            continue
+        if event["kind"] == "pack_choice":
+            chosen.setdefault(event["data"]["player"], event["data"]["target"])
+            continue
+        if event["kind"] == "pack":
+            members = sorted(int(member) for member in event["data"]["roles"])
+            if seat not in members:
+                return None
+            return [{"seat": m, "target": chosen.get(m)} for m in members]
+        return None
+    return None
 
 
 def check_views(
@@ -722,6 +747,8 @@ def check_views(
                 label = labels.choice(prompt["verb"], tuple(choice["args"]))
                 assert choice["label"] == label, (seat, prompt["verb"], choice)
         assert frame["deadline"] is None or isinstance(frame["deadline"], int | float)
+        den = pack_seen(received, seat) if frame["prompts"] else None
+        assert frame.get("pack") == den, (seat, frame.get("pack"), den)
         point = (frame["state_id"], len(received), frame["phase"], frame["number"])
         point += (frame["finished"], frame["waiting"], frame_prompts_key(frame["prompts"]))
         point += (frame_table_key(frame["table"]),)

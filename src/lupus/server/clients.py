@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Final
 
+from lupus.bots.den import den
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Args, Event, Prompt
@@ -204,12 +205,29 @@ class Client:
             f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
             f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
             f'"table": [{shown}], "deadline": {until}, "time": {round(public_time, 3)!r}, '
-            f'"events": [{events}], '
+            f'"events": [{events}], {pack_text(view)}'
             f'"prompts": {prompts}}}'
         )
 
 
 JSON_BOOL: Final = {False: "false", True: "true"}
+
+
+def pack_text(view: View) -> str:
+    """``"pack": [...], `` for a member of a pack whose step is open (each living
+    member's seat and current target, null: not chosen yet or asleep), read from his
+    own view (``lupus.bots.den``); nothing for anyone else. Only a seat with prompts
+    can be in an open pack step, so no other view is read."""
+    found = den(view) if view.prompts else None
+    if found is None:
+        return ""
+    members = ", ".join(
+        [
+            f'{{"seat": {seat}, "target": {"null" if target is None else target}}}'
+            for seat, target in found.current()
+        ]
+    )
+    return f'"pack": [{members}], '
 
 
 class Said:

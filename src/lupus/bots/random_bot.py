@@ -57,8 +57,8 @@ def rejoin(view: View, prompt: Prompt) -> Action | None:
     """A pack member asked again joins the others' lead (see the module); None for any
     other decision, told apart by the seat's newest private event (a choice in the
     den), which costs one look."""
-    newest = view.latest_private(1)
-    if not newest or newest[0].kind != "pack_choice":
+    newest = view.newest_private()
+    if newest is None or newest.kind != "pack_choice":
         return None
     found = den(view)
     target = None if found is None else found.lead(view.seat)

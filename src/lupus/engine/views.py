@@ -184,6 +184,15 @@ class View(Value):
             private_from,
         )
 
+    def newest_private(self) -> Event | None:
+        """The newest event told to this seat (not to everyone), if any: one look, to
+        tell whether a step that keeps its news among a few (the pack's) is on."""
+        chain = self._private
+        if chain is not None:
+            return chain
+        found = self.latest_private(1) if self._public is None else []
+        return found[0] if found else None
+
     def latest_private(self, most: int) -> list[Event]:
         """The newest ``most`` events told to this seat (not to everyone), newest first:
         what a few players share in a step (the pack's choices) is read from here,

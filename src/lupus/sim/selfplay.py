@@ -30,6 +30,11 @@ himself and a town that never reaches a majority); after this many actions a sim
 game stops and counts as having no winner (``no_winner`` in the results)."""
 
 
+STALL_AFTER: Final = 4
+"""A pack is ``stalled`` only after every member (two at least) has chosen twice: the
+simulator asks only then, so that no other step pays for the question."""
+
+
 def game_seed(seed: int, index: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -99,13 +104,10 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         budget += 1
         seat = game.first_waiting()
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
-        # (a pack still split after every member has chosen twice), is closed, as a
-        # server's timer would.
-        if (
-            seat is not None
-            and budget <= patience
-            and not (step is not None and step.stalled(game))
-        ):
+        # (a pack still split after every member has chosen twice: four choices at
+        # least), is closed, as a server's timer would.
+        stalled = budget > STALL_AFTER and step is not None and step.stalled(game)
+        if seat is not None and budget <= patience and not stalled:
             # (``view_of``: the seat comes from the game itself, nothing to check)
             game.apply(bots[seat].act(view_of(game, seat), rng))
         else:

@@ -71,9 +71,12 @@ def test_a_step_with_its_own_timer_is_left_to_it() -> None:
     room.start("heuristic")
     game = room.game
     assert game is not None
-    clock.run(lambda: game.phase == "day" and not game.waiting())
+    shown = ("nominations", None)
+    clock.run(lambda: (getattr(game.step, "id", None), room.pacer.held) == shown)
     opened = clock.now
     step = game.step
+    clock.run(lambda: not game.waiting())  # (the bots' nominations come over the day)
+    assert game.step is step and clock.now - opened < 40.0
     clock.run(lambda: game.step is not step)
     assert clock.now - opened == pytest.approx(40.0, abs=1.0)
 

@@ -20,6 +20,16 @@ from lupus.engine.views import View
 
 # What a Thief would rather be, if the extra cards offer it (he starts as a villager).
 THIEF_TASTE = {"seer": 5, "witch": 4, "little-girl": 3, "hunter": 2, "cupid": 1}
+# A ballot's own weighing (``ballot_pick``): the hunch of the moment, at most; a grudge
+# per ballot cast against this player; the pull of each ballot already cast for a
+# candidate, and of all of them together at most; the pack's dislike of a player per
+# ballot he cast against one of them.
+HUNCH = 1.0
+GRUDGE = 0.5
+FOLLOW = 0.4
+FOLLOW_MOST = 0.8
+THREAT = 0.3
+PACK_PULL = 2.0  # the pull of a ballot cast by one of the pack, for the pack
 # Roles the pack would rather eat, if it learns who holds them.
 PACK_PREY = {"seer": 3, "detective": 3, "witch": 2, "doctor": 2, "little-girl": 1, "hunter": -1}
 
@@ -75,7 +85,16 @@ class VillageBrain:
         return 0.0 if rnd is None else 0.01 * rnd.tally.get(seat, 0)
 
     def ballot_pick(self, cands: list[int], rnd: Round | None) -> int | None:
-        """A ballot in a public round: the lead of the ballots or the top suspect."""
+        """A ballot in a public round: a sure enemy, else the candidate this player
+        finds worst, by his own lights.
+
+        Every player weighs the same public suspicion, but adds his own: a grudge
+        against those who voted against him (``VillageMemory.grudge``), his hunch of the
+        moment (a draw of his own, up to ``HUNCH``), and the pull of the ballots already
+        cast (``FOLLOW`` a ballot, not more than ``FOLLOW_MOST``: a lead draws votes
+        without deciding them). So a table agrees on a clear suspect and splits where
+        nothing is clear, as people do, instead of voting as one block behind whoever
+        voted first."""
         m = self.m
         side = m.side()
         allies = m.allies()
@@ -86,32 +105,38 @@ class VillageBrain:
             sure = [c for c in pool if m.bad(c)]
             if sure:
                 return best(sure, lambda s: self.weight(rnd, s), self.rng)
-
-        if side == "village":
             scores = {c: m.suspicion(c) for c in pool}
         else:
-            scores = {c: m.susp.get(c, 0.0) for c in pool}
-        score = scores.__getitem__
+            # The pack and the lovers: the village's suspects, and whoever threatens them.
+            scores = {c: m.susp.get(c, 0.0) + THREAT * m.threat[c] for c in pool}
         if rnd is not None and rnd.kind == "banish":
-            leaders = set(m.banish_leaders) & scores.keys()
+            # (the banishment's ballots are shown at its close: the nominations lead)
+            lead = m.nominations.tally if m.nominations is not None else {}
         else:
-            leaders = rnd.leaders(scores.keys()) if rnd is not None else set()
-        if side == "village":  # no bandwagon against a player I trust
-            leaders = {c for c in leaders if scores[c] > -TRUSTED}
-        high = max(scores.values())
-        tops = [c for c in pool if scores[c] == high] if high >= FOLLOW_FLOOR else []
-        if leaders:
-            lead_high = max(scores[c] for c in leaders)
-            if tops and high >= lead_high + FOLLOW_FLOOR:
-                return best(tops, lambda s: self.weight(rnd, s), self.rng)
-            firsts = rnd.first if rnd is not None else {}
-            return best(leaders, lambda s: score(s) - 0.001 * firsts.get(s, 0), self.rng)
-        if tops:
-            return best(tops, lambda s: self.weight(rnd, s), self.rng)
-        if side != "village":
-            # Opening a vote as the pack: the player who most threatens it.
-            return best(pool, lambda s: m.threat[s] + 0.1 * score(s), self.rng)
-        return best(pool, score, self.rng)
+            lead = rnd.tally if rnd is not None else {}
+        rng = self.rng
+        if side == "village":
+            own = {c: GRUDGE * m.grudge[c] + HUNCH * rng.random() for c in pool}
+            trusted: float | None = -TRUSTED
+        else:
+            # The pack keeps its hunches to itself: it votes with its own (it sees their
+            # ballots), the first of them setting the target, a tie going to the lower
+            # seat, so that the pack's votes never split for nothing.
+            cast = rnd.ballots if rnd is not None else {}
+            own = {c: -0.001 * c for c in pool}
+            for voter, target in cast.items():
+                if voter in allies and voter != m.me and target in own:
+                    own[target] += PACK_PULL
+            trusted = None
+
+        def worth(seat: int) -> float:
+            score = scores[seat]
+            if trusted is not None and score <= trusted:
+                return score + own[seat]  # (no bandwagon against a player I trust)
+            pull = min(FOLLOW_MOST, FOLLOW * max(0, lead.get(seat, 0)))
+            return score + own[seat] + pull
+
+        return best(pool, worth, rng)
 
     # ------------------------------------------------------------------ decisions
     def thief(self) -> Action | None:

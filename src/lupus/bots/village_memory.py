@@ -40,6 +40,7 @@ class VillageMemory(Memory[VillagePublic]):
         self.partner: int | None = None
         self.partner_role: str | None = None
         self.threat: Counter[int] = Counter()  # ballots against the pack (the pack's view)
+        self.grudge: Counter[int] = Counter()  # ballots cast against me, by voter
         self.failed: Counter[int] = Counter()  # the pack's victims who were saved
         self.pack_victim: int | None = None
         self.night_picks: list[tuple[int, int]] = []  # (pack member, target) in order
@@ -141,12 +142,15 @@ class VillageMemory(Memory[VillagePublic]):
         self.inspected.add(as_int(event.data["player"]))
 
     def on_accusation(self, event: Event) -> None:
-        """The pack remembers who votes or nominates against its members."""
-        if not self.pack:
-            return
+        """Everyone remembers who votes or nominates against him (a grudge: his own
+        suspicion, which nobody else shares); the pack, who does so against its members."""
         voter = as_int(event.data["player"])
         target = maybe_int(event.data.get("target"))
-        if target in self.pack and voter != self.me:
+        if voter == self.me or target is None:
+            return
+        if target == self.me:
+            self.grudge[voter] += 1
+        if target in self.pack:
             self.threat[voter] += 1
 
     def living(self) -> list[int]:

@@ -51,10 +51,13 @@ class Round:
         self.candidates = None if candidates is None else list(candidates)
         self.tally: Counter[int] = Counter()
         self.first: dict[int, int] = {}
+        self.ballots: dict[int, int] = {}  # voter -> target, the latest of each
 
-    def add(self, target: int, weight: int = 1) -> None:
+    def add(self, target: int, weight: int = 1, voter: int | None = None) -> None:
         self.tally[target] += weight
         self.first.setdefault(target, len(self.first))
+        if voter is not None:
+            self.ballots[voter] = target
 
     def leaders(self, among: Collection[int] | None = None) -> set[int]:
         counts = {t: c for t, c in self.tally.items() if c > 0 and (among is None or t in among)}
@@ -148,7 +151,7 @@ class VillagePublic(Public):
                 self.susp[voter] = self.susp.get(voter, 0.0) + DEVIATION.get(kind, 0.5)
             if kind != "banish":
                 weight = 2 if kind == "vote" and voter == self.captain else 1
-                rnd.add(target, weight)
+                rnd.add(target, weight, voter)
         if kind != "elect":
             self.history.append(
                 BallotRecord(voter, target, kind, frozenset(leaders), opener=not expected)

@@ -2,7 +2,13 @@
 step nobody can move on.
 
 A bot decides from its seat's view only and acts through the room's one way in
-(``Room.submit``), as a person's client does, after the room's ``bot_delay``.
+(``Room.submit``), as a person's client does, after the room's ``bot_delay``; a day's
+ballot (a step in which several seats decide at once: the vote, the election, the
+nominations) it casts at a time of its own, spread over the discussion (``SPREAD``), as
+people do. A bot in a pack that disagrees is asked again when the game waits on it
+again (see ``lupus.village.pack``), and then joins the others' lead
+(``lupus.bots.den``): a pack of bots agrees within a round, and follows a person whose
+choice is the latest.
 """
 
 from __future__ import annotations
@@ -26,6 +32,21 @@ BOT_TRIES: Final = 3
 """How many times a bot decides in one step: a pack of bots that keeps pointing at
 different players stops there (the timer, the host or the stalemate rule closes it)."""
 
+SPREAD: Final = (3.5, 12.0)
+"""When bots cast a day's ballots, in ``bot_delay``s after the step is shown: from the
+first number on, over the second (at the default delay of 1.5 s: from about 5 s to 23 s
+after the step opens). The bots waited for take their turns in an order drawn for the
+step, spread evenly from the start of that stretch to its end, each a little off its
+place (``JITTER``), so that the ballots come one by one over the discussion, and a room
+of bots with a short delay still plays fast."""
+
+JITTER: Final = 0.2
+"""How far a bot's ballot may stray from its place, in the gaps between two places."""
+
+FIT: Final = 0.75
+"""A step with a timer: the bots' ballots are spread over this share of the time it has
+left at most (they are all cast well before it runs out)."""
+
 
 class BotSeats:
     """A room's bots and what they owe in the current step."""
@@ -46,6 +67,8 @@ class BotSeats:
         self.step_actions = 0  # actions in the current step (a bots' stalemate)
         self.step_seen: object = None
         self.moves: dict[int, int] = {}  # decisions each bot took in the current step
+        self.slots: dict[int, float] = {}  # when each bot casts its ballot (``spread``)
+        self.steps = 0  # steps seen in this game (a move is for the step it was due in)
 
     def seed(self, seed: str) -> None:
         """A seeded room's bots decide the same way every time."""
@@ -62,34 +85,64 @@ class BotSeats:
         game = room.game
         if game is None or room.status != "playing" or room.pacer.held is not None:
             return
+        waiting = game.waiting()
+        delay = room.settings.bot_delay
         if game.step is not self.step_seen:
             self.step_seen, self.step_actions = game.step, 0
-            self.moves = {}
+            self.steps += 1  # (a move scheduled in the last step comes to nothing)
+            self.moves, self.pending = {}, set()
+            self.slots = self.spread(waiting, delay) if game.phase == "day" else {}
         else:
             self.step_actions += 1
-        waiting = game.waiting()
         humans_waited = False
         tired = 0  # bots waited for that have decided BOT_TRIES times in this step
-        delay = room.settings.bot_delay
         step = game.step
         floor = room.pacer.night_floor(step.id) if step and game.phase == "night" else 0.0
-        if floor > 0:
-            # A bot holding a night card decides well within the step's minimum, so that
-            # its step lasts exactly as long as a dead or absent card's (a fixed delay
-            # longer than that would tell everyone the card is a living bot's).
-            delay = min(delay, floor / 2)
         for seat in waiting:
             held = room.seats[seat]
             if held is None or held.bot is None:
                 humans_waited = True
-            elif self.moves.get(seat, 0) >= BOT_TRIES:
+                continue
+            moved = self.moves.get(seat, 0)
+            if moved >= BOT_TRIES:
                 tired += 1  # (a pack that cannot agree: people, the timer or the host)
             elif seat not in self.pending:
                 self.pending.add(seat)
-                room.later(delay, partial(self.move, seat, self.game))
+                wait = self.slots.pop(seat, delay)
+                if floor > 0:
+                    # A bot holding a night card decides well within the step's minimum,
+                    # so that its step lasts exactly as long as a dead or absent card's
+                    # (a fixed delay longer than that would tell everyone the card is a
+                    # living bot's); asked again (its pack disagrees), in half the time
+                    # left, so that a pack of bots agrees within the minimum too.
+                    wait = min(wait, floor / 2 ** (moved + 1))
+                room.later(wait, partial(self.move, seat, self.game, self.steps))
         stalled = self.step_actions > 4 * game.n or (bool(waiting) and tired == len(waiting))
         if not humans_waited and (not waiting or stalled) and self.may_close(stalled):
             room.later(delay, partial(self.close, game.state_id, self.game))
+
+    def spread(self, waiting: list[int], delay: float) -> dict[int, float]:
+        """When each bot waited for casts its ballot in a day's step that several seats
+        decide at once (see ``SPREAD``); none for a step one seat decides (a Captain's
+        choice, a Hunter's shot, a Lupusburg turn: the bot takes its delay)."""
+        room = self.room
+        bots = [s for s in waiting if (held := room.seats[s]) is not None and held.bot]
+        if len(waiting) < 2 or not bots:
+            return {}
+        rng = self.rng
+        rng.shuffle(bots)
+        start, span = SPREAD
+        scale = delay
+        deadline = room.pacer.shown_deadline()
+        if deadline is not None:  # (all cast in good time)
+            scale = min(scale, FIT * max(0.0, deadline - room.clock()) / (start + span))
+        gaps = len(bots) - 1
+        slots = {}
+        for place, seat in enumerate(bots):
+            # (one bot among people: any time in the stretch)
+            at = (place + rng.uniform(-JITTER, JITTER)) / gaps if gaps else rng.random()
+            slots[seat] = scale * (start + span * min(1.0, max(0.0, at)))
+        return slots
 
     def may_close(self, stalled: bool) -> bool:
         """Whether the room may close a step itself: nobody is waited for and no
@@ -131,10 +184,13 @@ class BotSeats:
         except ProtocolError as exc:
             log.warning("close_failed room=%s code=%s", room.code, exc.code)
 
-    def move(self, seat: int, of_game: int) -> None:
-        """A bot's decision, from its seat's view, through the same path as a person's."""
-        if of_game != self.game:
-            return  # (a move owed in the last game)
+    def move(self, seat: int, of_game: int, of_step: int | None = None) -> None:
+        """A bot's decision, from its seat's view, through the same path as a person's;
+        nothing if it was due in another game or in an earlier step (a ballot spread
+        over a day that its timer closed first: the bot moves again as the next step
+        asks it)."""
+        if of_game != self.game or (of_step is not None and of_step != self.steps):
+            return  # (a move owed in the last game, or in a step that is over)
         self.pending.discard(seat)
         room = self.room
         game = room.game

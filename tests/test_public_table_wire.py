@@ -9,6 +9,7 @@ downloaded scenario replays it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -24,7 +25,7 @@ OUTCOME_KEYS = {"phase", "number", "deaths", "votes", "failed_attempt"}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("server") / "lupus.db") as started:
         yield started
 

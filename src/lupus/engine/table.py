@@ -212,6 +212,12 @@ class TableReader:
         self.deaths: list[tuple[int, str | None, int | None]] = []
         self.votes: list[TableVote] | None = None
         self.failed = False
+        # What the last table was made of, kept while it stays true: most public events
+        # (a ballot, a step's wake, a token) change no seat and no outcome.
+        self.entries: list[TableSeat | None] = [None] * self.n
+        self.outcome: TableOutcome | None = None
+        self.outcome_stale = True
+        self.made: PublicTable | None = None
 
     def fresh(self) -> TableReader:
         """A reader of the same kind that has read nothing (to read a game again)."""
@@ -225,6 +231,7 @@ class TableReader:
         for seat, role in role_facts(event):
             if 0 <= seat < self.n:
                 self.cards[seat] = role
+                self.outcome_stale = True  # (a death's card may show now)
 
     def read_kind(self, event: Event) -> None:
         """What a family's event does to the table (the base: nothing)."""
@@ -233,6 +240,7 @@ class TableReader:
         """The event's phase has an outcome now (a dawn, a vote decided, a death): it
         becomes the table's last phase, empty at first, unless it is already."""
         phase, number = event.phase, event.number
+        self.outcome_stale = True
         if phase == self.phase and number == self.number:
             return
         self.phase, self.number = phase, number
@@ -259,27 +267,55 @@ class TableReader:
 
     # ------------------------------------------------------------------ the table
     def table(self) -> PublicTable:
-        """The table as the events read so far make it."""
+        """The table as the events read so far make it: the same object as the last
+        one while nothing in it changed (its seats and outcome are made again only
+        when they change)."""
         players = tuple([self.seat_entry(seat) for seat in range(self.n)])
-        outcome: TableOutcome | None = None
+        outcome = self.outcome
+        if self.outcome_stale:
+            outcome = self.outcome = self.made_outcome()
+            self.outcome_stale = False
+        made = self.made
+        if made is not None and made.outcome is outcome and same(made.players, players):
+            return made
+        made = self.made = PublicTable(players, outcome)
+        return made
+
+    def made_outcome(self) -> TableOutcome | None:
         phase = self.phase
-        if phase is not None:
-            deaths = tuple(
-                [
-                    TableDeath(seat, cause, self.death_card(seat, house), house)
-                    for seat, cause, house in self.deaths
-                ]
-            )
-            votes = self.votes
-            counts = None if votes is None else tuple(votes)
-            outcome = TableOutcome(phase, self.number, deaths, counts, self.failed)
-        return PublicTable(players, outcome)
+        if phase is None:
+            return None
+        deaths = tuple(
+            [
+                TableDeath(seat, cause, self.death_card(seat, house), house)
+                for seat, cause, house in self.deaths
+            ]
+        )
+        votes = self.votes
+        counts = None if votes is None else tuple(votes)
+        return TableOutcome(phase, self.number, deaths, counts, self.failed)
 
     def seat_entry(self, seat: int) -> TableSeat:
-        """One seat of the table (a family with houses adds them)."""
-        return TableSeat(
-            seat, self.names[seat], self.alive[seat], self.cards[seat], self.titles_of(seat)
-        )
+        """One seat of the table, made again only when it changed."""
+        alive, card = self.alive[seat], self.cards[seat]
+        titles, houses = self.titles_of(seat), self.houses_of(seat)
+        kept = self.entries[seat]
+        if (
+            kept is not None
+            and kept.alive == alive
+            and kept.card == card
+            and kept.titles == titles
+            and kept.houses is houses
+        ):
+            return kept
+        made = TableSeat(seat, self.names[seat], alive, card, titles, houses)
+        self.entries[seat] = made
+        return made
+
+    def houses_of(self, seat: int) -> tuple[TableHouse, ...]:
+        """A seat's houses (a family with houses keeps each seat's as one tuple, made
+        again when one of them changes)."""
+        return NO_HOUSES
 
     def titles_of(self, seat: int) -> tuple[str, ...]:
         if not self.titles:
@@ -289,6 +325,11 @@ class TableReader:
     def death_card(self, seat: int, house: int | None) -> str | None:
         """The card a death shows: the dead player's, once it is public."""
         return self.cards[seat]
+
+
+def same(kept: tuple[TableSeat, ...], made: tuple[TableSeat, ...]) -> bool:
+    """Whether two tables' seats are the very same entries."""
+    return len(kept) == len(made) and all(kept[place] is made[place] for place in range(len(made)))
 
 
 def vote_order(vote: TableVote) -> tuple[int, int, int]:

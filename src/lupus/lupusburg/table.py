@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from lupus.engine.model import Event
-from lupus.engine.table import TableHouse, TableReader, TableSeat, TableVote
+from lupus.engine.table import TableHouse, TableReader, TableVote
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF
 
 BURGOMASTER: Final = "burgomaster"
@@ -42,6 +42,7 @@ class LupusburgTable(TableReader):
         self.living = [True] * houses
         self.characters: list[str | None] = [None] * houses
         self.chests: list[bool | None] = [None] * houses
+        self.houses = [self.made_houses(seat) for seat in range(self.n)]
 
     def fresh(self) -> TableReader:
         return LupusburgTable(self.names)
@@ -54,6 +55,7 @@ class LupusburgTable(TableReader):
             if 0 <= seat < self.n:
                 self.living[house] = False
                 self.alive[seat] = self.living[2 * seat] or self.living[2 * seat + 1]
+                self.houses[seat] = self.made_houses(seat)
             self.died(event, seat, event.maybe_text("cause"), house)
         elif kind == "ballots":
             counts = event.seat_ints("votes")
@@ -78,6 +80,8 @@ class LupusburgTable(TableReader):
             self.chests[house] = house in chests
         for seat in range(self.n):
             self.cards[seat] = self.part(seat)
+            self.houses[seat] = self.made_houses(seat)
+        self.outcome_stale = True  # (the deaths' characters show now)
 
     def part(self, seat: int) -> str | None:
         """The card a player played, once both his characters are public."""
@@ -89,16 +93,16 @@ class LupusburgTable(TableReader):
                 return card
         return TOWNSFOLK
 
-    def seat_entry(self, seat: int) -> TableSeat:
-        houses = tuple(
+    def made_houses(self, seat: int) -> tuple[TableHouse, ...]:
+        return tuple(
             [
                 TableHouse(h, self.living[h], self.characters[h], self.chests[h])
                 for h in (2 * seat, 2 * seat + 1)
             ]
         )
-        return TableSeat(
-            seat, self.names[seat], self.alive[seat], self.cards[seat], self.titles_of(seat), houses
-        )
+
+    def houses_of(self, seat: int) -> tuple[TableHouse, ...]:
+        return self.houses[seat]
 
     def death_card(self, seat: int, house: int | None) -> str | None:
         """The slaughtered or lynched character, once public (the game's end)."""

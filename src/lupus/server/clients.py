@@ -18,7 +18,7 @@ from typing import Final
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Args, Event, Prompt
-from lupus.engine.table import PublicTables
+from lupus.engine.table import PublicTable, PublicTables
 from lupus.engine.views import View
 from lupus.families import tables
 from lupus.narration import Narrator
@@ -230,7 +230,7 @@ class Said:
         self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
         # The game's public tables, and the latest as JSON text with its public count.
         self.tables: tuple[Game, PublicTables] | None = None
-        self.table: tuple[int, str] = (-1, "")
+        self.table: tuple[int, PublicTable | None, str] = (-1, None, "")
 
     def text_of(self, text: str) -> str:
         """A string as JSON text, written once for every reader: a sentence said to
@@ -245,12 +245,16 @@ class Said:
         public moment of the game for every reader (it depends on the public events
         alone: the same text for every seat, the leader and a spectator)."""
         count = view.public_chain()[1]
-        if self.table[0] == count and self.tables is not None and self.tables[0] is game:
-            return self.table[1]
+        kept, made, text = self.table
         if self.tables is None or self.tables[0] is not game:
             self.tables = (game, tables(game.rulebook, game.names))
-        text = json_text(self.tables[1].of(view).to_json())
-        self.table = (count, text)
+            made = None
+        elif kept == count:
+            return text
+        table = self.tables[1].of(view)
+        if table is not made:  # (most public events change nothing in it)
+            text = json_text(table.to_json())
+        self.table = (count, table, text)
         return text
 
     def lines_text(self, lines: list[str]) -> str:

@@ -40,6 +40,7 @@ from lupus.families import deal, load, set_up, table_of, tables
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF, LupusburgGame
 from lupus.rulebooks.schema import OptionValue
 from lupus.village.game import VillageGame
+from playout import PROFILE, SCALE
 
 TIMER = Action(LEADER, "close")
 NIGHT = "night"
@@ -302,7 +303,7 @@ def lift(rules: str) -> dict[str, object]:
     return {"lift_minimum": True} if rules == "werewolf" else {}
 
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=12 * SCALE, **PROFILE)
 BOTS = st.sampled_from(["random", "heuristic"])
 SEEDS = st.integers(0, 2**32 - 1)
 

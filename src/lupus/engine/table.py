@@ -193,9 +193,10 @@ class TableReader:
     This base reads what every family shares: a card disclosed by a public event (the
     fields each kind declares in ``discloses``), and the bookkeeping of the outcome.
     A family's reader (``read_kind``) says which of its events kill, decide a phase,
-    count the deciding vote or give a title, through ``died``, ``decided``, ``counted``
-    and ``titles``. Read only public events: the reader trusts its caller for that
-    (``PublicTables`` and ``public_table`` read nothing else).
+    count the deciding vote, tell a failed attempt or give a title, through ``died``,
+    ``decided``, ``counted``, ``failed_attempt`` and ``titles`` (title id -> holder).
+    Read only the public events of one game, in order: the reader trusts its caller
+    for that (``PublicTables`` and ``public_table`` read nothing else).
     """
 
     def __init__(self, names: tuple[str, ...]) -> None:

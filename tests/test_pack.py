@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lupus.bots.den import den
+from lupus.bots.den import den, lead
 from lupus.engine.counting import pick_one, plurality
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
@@ -236,6 +236,9 @@ def test_the_step_closes_exactly_when_the_pack_agrees(
     for member, target in moves:
         game.apply(kill(member, target))
         latest[member] = target
+        for seat in PACK:  # (the bots' one-pass reading says what the den says)
+            found = den(game.view(seat))
+            assert lead(game.view(seat)) == (None if found is None else found.lead(seat))
         done = len(latest) == len(PACK) and (
             book == "mafia-classic" or len(set(latest.values())) == 1
         )
@@ -299,10 +302,11 @@ def test_a_member_asked_again_joins_the_most_named_the_latest_on_a_tie() -> None
 def test_a_pack_of_bots_agrees_by_itself_within_a_round(
     book: str, players: int, counts: dict[str, int], bots: str
 ) -> None:
-    """In self-play no pack step is left to the simulator's close: a member asked again
-    joins the others' lead (the first one asked again sets it, and everyone after him
-    follows it), so the pack agrees within two rounds, each member choosing at most
-    twice."""
+    """In self-play no pack step is left to the simulator's close: a member joins the
+    others' lead (the heuristic's first pick is the first pick that suits him, the
+    random bot's the others' lead; asked again, both join the lead, and everyone after
+    the first one asked follows it), so the pack agrees within two rounds, each member
+    choosing at most twice; a pack of random bots agrees at once."""
     table = Table(SimConfig(book, players, counts, bots={"*": bots}, seed=5))
     steps = 0
     for index in range(40):
@@ -319,5 +323,7 @@ def test_a_pack_of_bots_agrees_by_itself_within_a_round(
                 assert action.actor != LEADER, (index, "a pack step closed by the timer")
                 said += 1
                 assert said <= 2 * len(now.voters), (index, "more than two rounds")
+                if bots == "random":
+                    assert said <= len(now.voters), (index, "a random pack split")
             fresh.apply(action)
     assert steps > 40

@@ -15,9 +15,9 @@ from typing import Final, final
 from lupus.engine.model import Event
 from lupus.engine.views import View
 
-FIRST_LOOK: Final = 16
-"""How many of a view's newest private events are read first (a step with more
-choices than that is read again, four times as far)."""
+FIRST_LOOK: Final = 4
+"""How many of a view's newest private events are read first (the pack's event and a
+pair of choices); a step with more choices is read again, four times as far each time."""
 
 
 @final
@@ -63,6 +63,42 @@ class Den:
             if best is None or (count, latest[target]) > (counts[best], latest[best]):
                 best = target
         return best
+
+
+def lead(view: View, first: bool = False) -> int | None:
+    """``Den.lead`` of the view's own seat, read in one pass over the newest private
+    events (what a bot asks at every decision of a pack step): None unless the seat
+    has chosen in the open pack step (or, ``first``, is one of its members at all)."""
+    if view.finished:
+        return None
+    me = view.seat
+    most = FIRST_LOOK
+    while True:
+        events = view.latest_private(most)
+        latest: dict[int, int | None] = {}  # each member's current choice, newest first
+        for event in events:
+            kind = event.kind
+            if kind == "pack_choice":
+                member = event.seat("player")
+                if member not in latest:
+                    latest[member] = event.maybe_seat("target")
+                continue
+            if kind != "pack":
+                return None  # (the step is over, or another step's news)
+            if me not in latest and not (first and me in event.seat_texts("roles")):
+                return None  # (my first choice in the step, or not a member)
+            counts: dict[int, int] = {}
+            for member, target in latest.items():
+                if member != me and target is not None:
+                    counts[target] = counts.get(target, 0) + 1
+            best: int | None = None
+            for target, count in counts.items():  # (the most recent first: ties stay)
+                if best is None or count > counts[best]:
+                    best = target
+            return best
+        if len(events) < most:
+            return None
+        most *= 4
 
 
 def den(view: View) -> Den | None:

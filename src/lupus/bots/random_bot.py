@@ -4,10 +4,11 @@ It takes a passive verb (pass, abstain, sleep, keep) only when no other is open,
 random village votes uniformly among the living and a random pack always picks a victim,
 which is what the theory of random play (and the speed comparisons) assume.
 
-In a pack that must agree, a member asked again (he has chosen, and the others point
-elsewhere) joins the target the others name most (``Den.lead``, read from his own
-view): a pack of random bots agrees within a round, on one of its first random picks,
-so its victim stays uniformly random.
+In a pack that must agree, a member who chooses after another has named a victim, or
+is asked again (the others point elsewhere), joins the target the others name most
+(``lupus.bots.den.lead``, read from his own view): a pack of random bots agrees at once
+on its first member's uniformly random pick, so its victim stays uniformly random and
+its step costs no more choices than it did before packs had to agree.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import random
 
 from lupus.bots.base import PASSIVE
-from lupus.bots.den import den
+from lupus.bots.den import lead
 from lupus.engine.draw import below
 from lupus.engine.model import Action, Prompt
 from lupus.engine.views import View
@@ -54,14 +55,13 @@ def sole(prompts: tuple[Prompt, ...]) -> Prompt | None:
 
 
 def rejoin(view: View, prompt: Prompt) -> Action | None:
-    """A pack member asked again joins the others' lead (see the module); None for any
-    other decision, told apart by the seat's newest private event (a choice in the
-    den), which costs one look."""
+    """A pack member joins the others' lead (see the module); None for any other
+    decision, told apart by the seat's newest private event (a choice in the den),
+    which costs one look."""
     newest = view.newest_private()
     if newest is None or newest.kind != "pack_choice":
         return None
-    found = den(view)
-    target = None if found is None else found.lead(view.seat)
+    target = lead(view, view.book.mechanics.pack_must_agree)
     if target is None or not prompt.allows((target,)):
         return None
     return Action(view.seat, prompt.verb, (target,))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from lupus.bots.den import den
+from lupus.bots.den import lead
 from lupus.bots.memory import as_int, best, fallback
 from lupus.bots.village_memory import VillageMemory
 from lupus.bots.village_suspicion import FOLLOW_FLOOR, TRUSTED, Round
@@ -201,10 +201,9 @@ class VillageBrain:
         else:
             # Asked again: the pack disagrees. Join the target the others name most now
             # (a tie: the latest named), as the den shows it in my own view.
-            found = den(self.view)
-            lead = None if found is None else found.lead(m.me)
-            if lead is not None and lead in pool:
-                return self.one("kill", lead)
+            joined = lead(self.view)
+            if joined is not None and joined in pool:
+                return self.one("kill", joined)
             if mine in pool:
                 return self.one("kill", mine)
 

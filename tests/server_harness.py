@@ -55,6 +55,13 @@ runs on one loopback address (one client), opens dozens of rooms and plays with 
 that wait for nothing. ``tests/test_server_limits.py`` runs the server as shipped."""
 
 
+UNTIMED: dict[str, object] = {"timers": "off"}
+"""The rooms the suites open have no timers unless a test gives some: a room opened
+without ``timers`` has its rulebook's, up to minutes a step, and these suites test
+something else than them, with bots and paces of a fraction of a second
+(``tests/test_server_stall.py`` tests the rulebooks' timers)."""
+
+
 class Server:
     """``lupus serve`` in a subprocess (see the module docstring), with ``limits``
     (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``."""
@@ -119,7 +126,9 @@ class Server:
         return int(self.process.returncode)
 
     def create(self, **settings: Any) -> dict[str, Any]:
-        answer = httpx.post(f"{self.http}/api/rooms", json=settings, timeout=10)
+        """A room opened with ``settings``: without timers unless they are given (see
+        ``UNTIMED``)."""
+        answer = httpx.post(f"{self.http}/api/rooms", json=UNTIMED | settings, timeout=10)
         assert answer.status_code == 201, answer.text
         return dict(answer.json())
 

@@ -288,7 +288,7 @@ class Hub:
         )
         for other in doomed:
             other.send_error("bad_token", "this seat was taken back with a new link")
-            other.seat, other.host = None, False
+            other.seat, other.host, other.room = None, False, None  # (nothing more of it)
             other.close()
 
     def enter(self, client: Client, message: Join | Rejoin | Watch) -> None:

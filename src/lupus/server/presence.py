@@ -37,6 +37,7 @@ from lupus.server.protocol import ProtocolError
 if TYPE_CHECKING:
     from lupus.server.clients import Client
     from lupus.server.rooms import Room
+    from lupus.server.seats import Seat
 
 log = logging.getLogger("lupus.server")
 
@@ -149,7 +150,7 @@ class Presence:
         held = self.room.seats[seat]
         return held is not None and held.token is not None
 
-    def seat(self, seat: int) -> Any:
+    def seat(self, seat: int) -> Seat:
         held = self.room.seats[seat]
         assert held is not None
         return held

@@ -55,11 +55,13 @@ runs on one loopback address (one client), opens dozens of rooms and plays with 
 that wait for nothing. ``tests/test_server_limits.py`` runs the server as shipped."""
 
 
-UNTIMED: dict[str, object] = {"timers": "off"}
-"""The rooms the suites open have no timers unless a test gives some: a room opened
-without ``timers`` has its rulebook's, up to minutes a step, and these suites test
-something else than them, with bots and paces of a fraction of a second
-(``tests/test_server_stall.py`` tests the rulebooks' timers)."""
+UNTIMED: dict[str, object] = {"timers": "off", "absent_bots": False}
+"""The rooms the suites open have no timers, and no bots for absent people, unless a
+test asks: a room opened without ``timers`` has its rulebook's, up to minutes a step,
+and a person who lets two public steps run out has his seat played by a bot, while
+these suites test something else than them, with scripted people, bots and paces of
+a fraction of a second (a loaded machine's slow client must not lose his seat to a
+bot). ``tests/test_server_stall*.py`` test the rulebooks' timers and absent people."""
 
 
 class Server:

@@ -251,6 +251,7 @@ def test_an_absent_person_is_played_by_a_bot_until_he_is_back(server: Server) ->
             timers={"night": 0.4, "day": 0.6},
             options={"first_phase": "day"},
             spectators=True,
+            absent_bots=True,
         )
         code = created["room"]
         host = await Person(server, "Ann").start()

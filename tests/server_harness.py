@@ -55,6 +55,15 @@ runs on one loopback address (one client), opens dozens of rooms and plays with 
 that wait for nothing. ``tests/test_server_limits.py`` runs the server as shipped."""
 
 
+UNTIMED: dict[str, object] = {"timers": "off", "absent_bots": False}
+"""The rooms the suites open have no timers, and no bots for absent people, unless a
+test asks: a room opened without ``timers`` has its rulebook's, up to minutes a step,
+and a person who lets two public steps run out has his seat played by a bot, while
+these suites test something else than them, with scripted people, bots and paces of
+a fraction of a second (a loaded machine's slow client must not lose his seat to a
+bot). ``tests/test_server_stall*.py`` test the rulebooks' timers and absent people."""
+
+
 class Server:
     """``lupus serve`` in a subprocess (see the module docstring), with ``limits``
     (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``."""
@@ -119,7 +128,9 @@ class Server:
         return int(self.process.returncode)
 
     def create(self, **settings: Any) -> dict[str, Any]:
-        answer = httpx.post(f"{self.http}/api/rooms", json=settings, timeout=10)
+        """A room opened with ``settings``: without timers unless they are given (see
+        ``UNTIMED``)."""
+        answer = httpx.post(f"{self.http}/api/rooms", json=UNTIMED | settings, timeout=10)
         assert answer.status_code == 201, answer.text
         return dict(answer.json())
 

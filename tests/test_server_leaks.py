@@ -127,6 +127,8 @@ FIELDS = {
         "seeded",
         "spectators",
         "table",
+        "timers",
+        "absent_bots",
         "results",
         "seats",
     },
@@ -815,6 +817,9 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["seeded"] is True  # (every room of this test is seeded)
     assert lobby["spectators"] is True  # (every room of this test allows them)
     assert lobby["table"] is settings.get("table", False)
+    assert lobby["absent_bots"] is False  # (the harness's rooms: ``UNTIMED``)
+    timers = lobby["timers"]
+    assert timers is None or set(timers) == {"night", "day", "steps"}
     # Only finished games' endings, each as its public game-over event told it.
     for ended in lobby["results"]:
         assert ended["game"] in table.games
@@ -827,8 +832,9 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     for number, seat in enumerate(lobby["seats"]):
         if seat is None:
             continue
-        assert set(seat) == {"name", "bot", "person", "connected"}
+        assert set(seat) == {"name", "bot", "person", "connected", "away"}
         assert (seat["name"], seat["bot"]) == (table.names[number], table.bots[number])
+        assert seat["away"] is False  # (everyone stays connected and plays)
         assert isinstance(seat["connected"], bool)
         assert isinstance(seat["person"], bool)
 

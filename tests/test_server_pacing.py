@@ -116,7 +116,13 @@ def hub_with(clock: Clock, store: SQLiteStore | None = None) -> Hub:
 
 
 def settings(**given: Any) -> RoomSettings:
-    base: dict[str, Any] = {"rules": "werewolf", "players": 9, "bot_delay": 0.05, "pace": PACE}
+    base: dict[str, Any] = {
+        "rules": "werewolf",
+        "players": 9,
+        "bot_delay": 0.05,
+        "pace": PACE,
+        "timers": "off",
+    }
     return RoomSettings.model_validate({**base, **given})
 
 

@@ -28,7 +28,13 @@ def hub_with(store: SQLiteStore | None = None) -> tuple[Hub, Clock]:
 
 
 def settings(**given: Any) -> RoomSettings:
-    base: dict[str, Any] = {"rules": "werewolf", "players": 8, "bot_delay": 0.5, "pace": 1.0}
+    base: dict[str, Any] = {
+        "rules": "werewolf",
+        "players": 8,
+        "bot_delay": 0.5,
+        "pace": 1.0,
+        "timers": "off",
+    }
     return RoomSettings.model_validate({**base, **given})
 
 

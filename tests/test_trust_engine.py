@@ -364,7 +364,7 @@ def test_a_rulebook_whose_phases_wait_on_nobody_is_refused(tmp_path: Any) -> Non
     from lupus.rulebooks import load
 
     text = __import__("pathlib").Path("src/lupus/rulebooks/werewolf.toml").read_text("utf-8")
-    text = re.sub(r"(?m)^day = .*$", 'day = ["lovers"]', text)
+    text = re.sub(r"(?m)^day = \[.*$", 'day = ["lovers"]', text)  # (not the day's timer)
     text = re.sub(r"(?m)^(first|later) = .*$", r'\1 = ["lovers"]', text)
     text = re.sub(r"(?m)^preparation = .*$", "preparation = []", text)
     path = tmp_path / "idle.toml"

@@ -354,7 +354,7 @@ def without_repeating_phases(text: str) -> str:
     """A shipped rulebook with no later night and no day."""
     lines = []
     for line in text.splitlines():
-        if line.startswith("day = "):
+        if line.startswith("day = ["):  # (the day's steps, not a day timer)
             line = "day = []"
         elif line.startswith("later = "):
             line = "later = []"

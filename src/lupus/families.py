@@ -21,7 +21,7 @@ from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
 from lupus.engine.names import check_count
 from lupus.engine.options import measured, resolve_options
 from lupus.engine.table import PublicTable, PublicTables, public_table
-from lupus.engine.untrusted import exact_int, kind_of
+from lupus.engine.untrusted import exact_int, kind_of, quoted
 from lupus.engine.views import View
 from lupus.files import printable
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
@@ -69,6 +69,10 @@ def problem(book: Rulebook, family: Family) -> str | None:
         where, step_id = unknown[0]
         known = ", ".join(family.step_ids())
         return f"{where}: unknown step {step_id!r} (known: {known})"
+    timed = family.timed_step_ids()
+    for step_id in book.timers.steps:
+        if step_id not in timed:
+            return f"timers.steps: unknown step {quoted(step_id)} (known: {', '.join(timed)})"
     if book.max_players > MAX_PLAYERS:
         return f"max_players: at most {MAX_PLAYERS}, not {book.max_players}"
     return family.unplayable(book)

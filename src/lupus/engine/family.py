@@ -70,6 +70,12 @@ class Family:
         """The step ids a rulebook of this family may name."""
         raise NotImplementedError
 
+    def timed_step_ids(self) -> list[str]:
+        """Every step id a game of this family may wait in: the rulebook's, and those
+        its rules push (a dying Captain's successor, a Hunter's shot, a captain's
+        decision of a tie). A room's timers, and a rulebook's, are given by these."""
+        return self.step_ids()
+
     def unplayable(self, book: Rulebook) -> str | None:
         """Why ``book``, whose steps the family knows, still could not be played to an
         end (``key: reason``: a composition that cannot be dealt, a game that could

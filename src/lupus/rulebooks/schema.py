@@ -211,6 +211,25 @@ class LupusburgSpec(_Strict):
     points_unused_seal: Points = 1
 
 
+TIMER_MOST = 600.0
+"""The longest default timer a rulebook may give a step, in seconds (ten minutes)."""
+
+TimerSeconds = Annotated[float, Field(gt=0, le=TIMER_MOST, allow_inf_nan=False)]
+
+
+class TimersSpec(_Strict):
+    """The seconds each step of an online room may last unless its host chooses other
+    timers or none (``lupus.server.settings``): every night step ``night``, every day
+    step ``day``, a step's own under ``steps`` (by step id, the steps a death or a tie
+    pushes too: ``succession``, ``hunter``, ``decide``). A night step lasts exactly its
+    timer whoever holds its card (fair timing), a day step at most its timer. Rules as
+    data: how long a table may think about each decision is the rulebook's to say."""
+
+    night: TimerSeconds | None = None
+    day: TimerSeconds | None = None
+    steps: dict[str, TimerSeconds] = Field(default_factory=dict, max_length=64)
+
+
 class Rulebook(_Strict):
     id: str
     # The game family whose mechanics play it (``lupus.families``): "village" (one card
@@ -228,6 +247,7 @@ class Rulebook(_Strict):
     win: tuple[WinSpec, ...] = ()
     lupusburg: LupusburgSpec | None = None
     minimum: MinimumSpec | None = None
+    timers: TimersSpec = TimersSpec()
     compositions: dict[str, dict[str, Annotated[int, Field(ge=0)]]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)

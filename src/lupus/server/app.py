@@ -31,7 +31,7 @@ from lupus.server.clients import Client
 from lupus.server.gate import Peer, client_key
 from lupus.server.hub import Hub, explain
 from lupus.server.limits import MAX_GAME_ID, ServerLimits
-from lupus.server.links import Renders, join_link, qr_svg, same_origin
+from lupus.server.links import Renders, join_link, origin_of, qr_svg, same_origin
 from lupus.server.openapi import openapi_document
 from lupus.server.protocol import MAX_FRAME, VERSION
 from lupus.server.records import replayed
@@ -302,6 +302,7 @@ def create_app(
                 await send({"type": "websocket.send", "text": text})
                 await socket.close(1013)
             return
+        client.origin = origin_of(socket, public_url)
         writer = asyncio.create_task(write(socket, send, client))
         try:
             while not client.closed:

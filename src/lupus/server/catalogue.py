@@ -66,6 +66,8 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         },
         "names": dict(book.names.get(said, {})),
         "options": {key: spec.default for key, spec in book.options.items()},
+        # The timers a room of this rulebook gets unless its host chooses others or none.
+        "timers": book.timers.model_dump(),
         "option_specs": {
             key: {
                 "type": spec.type,

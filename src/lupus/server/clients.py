@@ -113,6 +113,9 @@ class Client:
         self.host = False
         self.lang = lang
         self.room: object = None  # the Room it joined (set by the room's owner)
+        # The address links begin with, as this connection reached the server
+        # (``links.origin_of``: never an unchecked Host), for a seat's new link.
+        self.origin: str | None = None
         self.closed = False
         self._lobby: tuple[str, int | None] | None = None  # the lobby text and seat sent
         self._game: str | None = None

@@ -24,6 +24,7 @@ from lupus.server.chat import post
 from lupus.server.clients import Client
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
+from lupus.server.links import seat_link, svg_text
 from lupus.server.protocol import (
     CLIENT,
     HOST_ONLY,
@@ -37,6 +38,8 @@ from lupus.server.protocol import (
     HandOver,
     Join,
     Kick,
+    NewLink,
+    PassHost,
     Ping,
     ProtocolError,
     Rejoin,
@@ -98,7 +101,16 @@ class Hub:
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
-        room = Room(code, settings, self.store, self.schedule, self.clock, self.ticks, self.work)
+        room = Room(
+            code,
+            settings,
+            self.store,
+            self.schedule,
+            self.clock,
+            self.ticks,
+            self.work,
+            self.limits,
+        )
         token, seat = room.create_host()
         self.rooms[code] = room
         log.info(
@@ -123,6 +135,7 @@ class Hub:
                     self.clock,
                     self.ticks,
                     self.work,
+                    self.limits,
                 )
             except Exception:
                 log.exception("room_not_restored room=%s", record.code)
@@ -223,6 +236,8 @@ class Hub:
                 actor, state_id = message.seat, leaders_answer(room, message.seat, state_id)
             if actor is None:
                 raise ProtocolError("not_allowed", "spectators watch")
+            if actor >= 0 and message.seat is None:
+                room.presence.acted(actor)  # (a person's own decision: he is here)
             room.submit(actor, message.verb, list(message.args), state_id)
         elif isinstance(message, Close):
             if not client.host:
@@ -240,6 +255,8 @@ class Hub:
             if not (client.chat.take() and self.gate.chat(client)):
                 raise ProtocolError("slow_down", "one line a second: wait a moment")
             post(room, client, message.text)
+            if client.seat is not None and client.seat >= 0:
+                room.presence.acted(client.seat)
         elif isinstance(message, Start):
             room.start(message.fill, message.deal)
         elif isinstance(message, AddBot):
@@ -252,7 +269,27 @@ class Hub:
             room.hand_over(message.seat, message.kind)
         elif isinstance(message, Again):
             room.again()
+        elif isinstance(message, PassHost):
+            room.pass_host(message.seat)
+        elif isinstance(message, NewLink):
+            self.new_link(client, room, message)
+            return
         client.send({"type": "ack", "id": message.id})
+
+    def new_link(self, client: Client, room: Room, message: NewLink) -> None:
+        """A seat's new token and join link (and its QR code), to the host alone; then
+        the connections that held the old token are told and closed."""
+        if not self.gate.peer_of(client).renders.take():
+            raise ProtocolError("slow_down", "too many new links: wait a moment")
+        token, doomed = room.new_link(message.seat)
+        url = seat_link(client.origin, room.code, token)
+        client.send(
+            {"type": "ack", "id": message.id, "token": token, "url": url, "qr": svg_text(url)}
+        )
+        for other in doomed:
+            other.send_error("bad_token", "this seat was taken back with a new link")
+            other.seat, other.host, other.room = None, False, None  # (nothing more of it)
+            other.close()
 
     def enter(self, client: Client, message: Join | Rejoin | Watch) -> None:
         """A connection enters a room: a look-up by code (and token), refused unread
@@ -289,7 +326,7 @@ class Hub:
             if not (room.settings.spectators or self.hosting(room, message.token)):
                 raise ProtocolError("not_allowed", "this room has no spectators")
         client.room = room
-        room.clients.add(client)
+        room.connect(client)
         client.send(
             {
                 "type": "welcome",
@@ -312,8 +349,7 @@ class Hub:
     def leave(self, client: Client) -> None:
         room = client.room
         if isinstance(room, Room):
-            room.clients.discard(client)
-            room.broadcast()
+            room.disconnect(client)
         client.room = None
         self.gate.disconnect(client)
 

@@ -89,6 +89,14 @@ class ServerLimits(BaseModel):
     """The shortest ``bot_delay`` a room may ask for (``400 not_allowed``): a table of
     bots plays at most ten steps a second."""
 
+    # Presence.
+    host_grace: Seconds = 60.0
+    """Seconds the holder of a room's host powers may have no connection before they
+    pass to the next connected person in seat order (``lupus.server.presence``)."""
+    absent_grace: Seconds = 30.0
+    """Seconds a person's seat may have no connection during a game before a bot plays
+    it for him (a room's ``absent_bots``), until he is back."""
+
     # Time-outs.
     header_timeout: Seconds = 10.0
     """Seconds a connection has to send a request's line and headers, from its opening

@@ -64,6 +64,19 @@ def join_link(request: HTTPConnection, public_url: str | None, code: str) -> str
     return f"{origin_of(request, public_url)}/?room={code}"
 
 
+def seat_link(origin: str | None, code: str, token: str) -> str:
+    """A seat's own join link (``new_link``): the room's, with the seat's token in the
+    fragment, which a browser never sends to a server (no request line, log or
+    ``Referer`` holds it). ``origin``: the address the host's connection reached
+    (``origin_of``, made when it connected)."""
+    return f"{origin or 'http://localhost'}/?room={code}#token={token}"
+
+
+def svg_text(link: str) -> str:
+    """The QR code of ``link`` as SVG text (a frame's field)."""
+    return qr_svg(link).decode("utf-8")
+
+
 def same_origin(request: HTTPConnection, origin: str, public_url: str | None) -> bool:
     """Whether a request's ``Origin`` is this server: the address it reached (its
     ``Host``) or the public URL's."""

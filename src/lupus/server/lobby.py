@@ -28,6 +28,8 @@ def lobby_of(room: Room) -> dict[str, object]:
         "seeded": room.settings.seed is not None,
         "spectators": room.settings.spectators,
         "table": room.settings.table,
+        "timers": room.settings.timers.model_dump() if room.settings.timed else None,
+        "absent_bots": room.presence.on,
         "results": room.shown_results(),
         "seats": [
             None
@@ -37,6 +39,7 @@ def lobby_of(room: Room) -> dict[str, object]:
                 "bot": seat.bot,
                 "person": seat.token is not None,
                 "connected": number in connected,
+                "away": seat.away,
             }
             for number, seat in enumerate(room.seats)
         ],

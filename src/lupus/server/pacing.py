@@ -361,7 +361,7 @@ class Pacer:
         if self.held is not None:
             return
         self.timer_step = None
-        room.close_step()
+        room.timed_out()
 
     def to_state(self) -> dict[str, object] | None:
         game = self.room.game

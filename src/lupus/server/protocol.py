@@ -176,6 +176,21 @@ class HandOver(_Message):
     kind: Literal["random", "heuristic"] | None = "heuristic"
 
 
+class PassHost(_Message):
+    """Host: the host's powers go to the person of ``seat`` (who holds them may)."""
+
+    type: Literal["pass_host"]
+    seat: StrictInt
+
+
+class NewLink(_Message):
+    """Host: a new join link for a person's ``seat`` (his seat on another device); the
+    seat's old token is refused from now on and its connections are closed."""
+
+    type: Literal["new_link"]
+    seat: StrictInt
+
+
 class Close(_Message):
     """Host (or game leader): close the open step, as a timer running out does."""
 
@@ -191,12 +206,12 @@ class Again(_Message):
 
 Entering = Join | Rejoin | Watch
 Playing = Act | Chat | Ping | Close
-Hosting = Start | AddBot | Kick | Swap | HandOver | Again
+Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink
 ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
 
 CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
-HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again)
+HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again, PassHost, NewLink)
 
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[^"]+', re.DOTALL)

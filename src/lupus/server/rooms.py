@@ -32,8 +32,10 @@ from lupus.families import family_of, load, set_up
 from lupus.server import chat
 from lupus.server.bot_seats import BotSeats
 from lupus.server.clients import Client, Said, json_text
+from lupus.server.limits import ServerLimits
 from lupus.server.lobby import lobby_of
 from lupus.server.pacing import Pacer
+from lupus.server.presence import Presence
 from lupus.server.protocol import Dealt, ProtocolError
 from lupus.server.records import replayed, result, stored
 from lupus.server.seats import Seat, digest, new_token
@@ -61,11 +63,14 @@ class Room:
         clock: Callable[[], float] = time.time,
         ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
+        limits: ServerLimits | None = None,
     ) -> None:
         """``clock``: epoch seconds (deadlines, what is stored); ``ticks``: a monotonic
-        clock, which measures how long a night step lasted."""
+        clock, which measures how long a night step lasted; ``limits``: the server's
+        (how long a host or a player may be gone: ``presence``)."""
         self.code = code
         self.work = work
+        self.limits = limits or ServerLimits()
         self.settings = settings
         self.book = load(settings.rules)
         self.lang = settings.lang or self.book.language
@@ -74,8 +79,13 @@ class Room:
         self.clock = clock
         self.ticks = ticks
         self.seats: list[Seat | None] = [None] * settings.players
-        self.host_token: str | None = None  # digest
+        # Who holds the host's powers now (``presence``): the digest of his token, and
+        # his seat (None for a creator without one, or a game leader).
+        self.host_token: str | None = None
         self.host_seat: int | None = None
+        # A creator without a seat: his token, which watches the room once his powers
+        # have passed on (a seat's token is its seat's).
+        self.first_token: str | None = None
         self.status = "lobby"  # then "playing", "finished"
         self.number = 0  # games played in this room
         self.game: Game | None = None
@@ -90,6 +100,7 @@ class Room:
         self.clients: set[Client] = set()
         self.bots = BotSeats(self)
         self.pacer = Pacer(self)
+        self.presence = Presence(self)
         self.said = Said()
         # Each seat's prompts as last shown, and the state id from which they were.
         self.offered: dict[int, tuple[tuple[Prompt, ...], int]] = {}
@@ -107,13 +118,16 @@ class Room:
         self.host_token = kept
         if self.settings.mode == "players" and self.settings.host_name is not None:
             self.host_seat = self.take_seat(self.settings.host_name, kept)
+        elif self.settings.mode == "players":
+            self.first_token = kept
         self.save()
+        self.presence.restored()  # (gone until his first connection)
         return token, self.host_seat
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token holds (LEADER for a game leader's), or ProtocolError."""
         kept = digest(token)
-        if kept == self.host_token:
+        if self.host_token is not None and secrets.compare_digest(kept, self.host_token):
             return LEADER if self.settings.mode == "leader" else self.host_seat
         for number, seat in enumerate(self.seats):
             if (
@@ -122,6 +136,8 @@ class Room:
                 and secrets.compare_digest(seat.token, kept)
             ):
                 return number
+        if self.first_token is not None and secrets.compare_digest(kept, self.first_token):
+            return None  # (the creator without a seat, whose powers passed on: he watches)
         raise ProtocolError("bad_token", "that token holds no seat in this room")
 
     def is_host(self, token_digest: str) -> bool:
@@ -215,11 +231,49 @@ class Room:
         if held is None or held.token is None:
             raise ProtocolError("not_allowed", "only a person's seat is handed over")
         held.bot = kind
+        self.presence.handed(seat)
         if kind is None:
             self.bots.forget(seat)
         self.save()
         self.broadcast()
         self.bots.schedule()  # (the bot may owe a decision now)
+
+    def pass_host(self, seat: int) -> None:
+        """The host's powers go to a person's ``seat`` (``presence``)."""
+        self.presence.pass_host(seat)
+
+    def new_link(self, seat: int) -> tuple[str, list[Client]]:
+        """A new token for a person's ``seat`` (his seat taken back on another device):
+        the old one is refused from now on. Returns the token (given this once) and the
+        connections that held the old one, to be closed once the host is answered."""
+        self.check_seat_number(seat)
+        held = self.seats[seat]
+        if held is None or held.token is None:
+            raise ProtocolError("not_allowed", "only a person's seat has a join link")
+        token, kept = new_token()
+        if self.host_token is not None and secrets.compare_digest(held.token, self.host_token):
+            self.host_token = kept  # (the holder's seat: his powers go with its token)
+        held.token = kept
+        doomed = [client for client in self.clients if client.seat == seat]
+        for client in doomed:
+            self.clients.discard(client)
+        log.info("seat_new_link room=%s seat=%d", self.code, seat)
+        self.save()
+        for client in doomed:
+            self.presence.left(client)
+        self.broadcast()
+        return token, doomed
+
+    def connect(self, client: Client) -> None:
+        """A connection entered the room (the lobby goes out to all right after)."""
+        self.clients.add(client)
+        self.presence.entered(client)
+
+    def disconnect(self, client: Client) -> None:
+        if client in self.clients:
+            self.clients.discard(client)
+            self.presence.left(client)
+            self.broadcast()
 
     def in_lobby(self) -> None:
         if self.status != "lobby":
@@ -336,6 +390,7 @@ class Room:
         self.offered = {}
         for client in self.clients:
             client.new_game()
+        self.presence.game_began()
 
     def again(self) -> None:
         if self.shown_status != "finished":
@@ -376,6 +431,14 @@ class Room:
             raise ProtocolError("illegal", str(exc)) from exc
         self.record(game)
         self.after_change()
+
+    def timed_out(self) -> None:
+        """The open step's timer ran out: the leader closes it, and the persons it
+        still waited for have missed it, if it is a public one (``presence``)."""
+        game = self.game
+        waited = list(game.waiting()) if game is not None and self.presence.public_step() else []
+        self.close_step()
+        self.presence.ran_out(waited)
 
     def close_step(self) -> None:
         """The leader closes the open step (a timer, the host, a bots' stalemate)."""
@@ -465,10 +528,12 @@ class Room:
         """The lobby as JSON text, written again only when something in it changed: it
         goes out after every action, and changes a few times a game (seats, who is
         connected, a game starting or ending)."""
-        seats = tuple(None if s is None else (s.name, s.bot, s.token is None) for s in self.seats)
+        seats = tuple(
+            None if s is None else (s.name, s.bot, s.token is None, s.away) for s in self.seats
+        )
         connected = frozenset([client.seat for client in self.clients])
         status, results = self.shown_status, len(self.shown_results())
-        key = (status, self.number, self.game_id, results, connected, seats)
+        key = (status, self.number, self.game_id, results, connected, seats, self.host_seat)
         if key != self._lobby_key:
             self._lobby_key = key
             self._lobby_text = json_text(lobby_of(self))
@@ -491,6 +556,7 @@ class Room:
             "seats": [None if seat is None else seat.to_state() for seat in self.seats],
             "host_token": self.host_token,
             "host_seat": self.host_seat,
+            "first_token": self.first_token,
             "status": self.status,
             "number": self.number,
             "games": list(self.games),
@@ -512,13 +578,15 @@ class Room:
         clock: Callable[[], float] = time.time,
         ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
+        limits: ServerLimits | None = None,
     ) -> Room:
         """A room as the store kept it, its game replayed action by action."""
         settings = RoomSettings.model_validate(state["settings"])
-        room = Room(code, settings, store, schedule, clock, ticks, work)
+        room = Room(code, settings, store, schedule, clock, ticks, work, limits)
         room.seats = [None if s is None else Seat.from_state(s) for s in state["seats"]]
         room.host_token = state["host_token"]
         room.host_seat = state["host_seat"]
+        room.first_token = state.get("first_token")
         room.number = int(state["number"])
         room.games = list(state.get("games", []))
         room.results = list(state.get("results", []))
@@ -531,4 +599,5 @@ class Room:
             room.begin(played, game.id)
             room.chat_log = list(game.chat)
             room.pacer.resume(state.get("timer"))
+        room.presence.restored()
         return room

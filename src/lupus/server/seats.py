@@ -32,14 +32,20 @@ class Seat:
     """A seat at the table: who sits in it (a person's name, or a bot's), the digest of
     its token, and which bot plays it when one does."""
 
-    def __init__(self, name: str, token: str | None, bot: str | None = None) -> None:
+    def __init__(
+        self, name: str, token: str | None, bot: str | None = None, away: bool = False
+    ) -> None:
         self.name = name
         self.token = token  # digest; None for a seat no person ever held (a bot's)
         self.bot = bot
+        # The bot plays for a person who is away (``presence``), not by the host's
+        # choice: it gives the seat back when he is.
+        self.away = away
 
     def to_state(self) -> dict[str, object]:
-        return {"name": self.name, "token": self.token, "bot": self.bot}
+        return {"name": self.name, "token": self.token, "bot": self.bot, "away": self.away}
 
     @staticmethod
     def from_state(data: dict[str, Any]) -> Seat:
-        return Seat(str(data["name"]), data.get("token"), data.get("bot"))
+        away = data.get("away") is True
+        return Seat(str(data["name"]), data.get("token"), data.get("bot"), away)

@@ -9,9 +9,18 @@ engine's own message explains a refusal.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
 from lupus.engine.deal import composition
 from lupus.engine.errors import LupusError
@@ -49,13 +58,57 @@ class Timers(BaseModel):
     """Seconds each step may last: every night step ``night``, every day step ``day``,
     or the step's own under ``steps`` (by step id: ``{"vote": 60}``). A step without a
     timer waits for the host to close it. A night step lasts its full time whoever
-    holds its card (fair timing, ``lupus.server.pacing``)."""
+    holds its card (fair timing, ``lupus.server.pacing``).
+
+    A room whose host gives no timers has its rulebook's (``[timers]``, scaled by
+    ``timer_scale``); a host's own replace them whole; ``"off"`` (or ``{}``) is none.
+    A game leader's room has none unless its host gives some: the leader is the game
+    and keeps its time."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     night: StrictFloat | None = Field(default=None, gt=0, le=3600, allow_inf_nan=False)
     day: StrictFloat | None = Field(default=None, gt=0, le=7200, allow_inf_nan=False)
     steps: dict[Id, Seconds] = Field(default_factory=dict, max_length=MAX_OPTIONS)
+
+
+MIN_SCALE: Final = 0.001
+MAX_SCALE: Final = 10.0
+"""The bounds of ``timer_scale``."""
+
+OFF: Final = "off"
+"""``timers: "off"``: a room without timers (every step waits for the host's close)."""
+
+
+def _timers_schema(schema: dict[str, Any]) -> None:
+    """``timers`` as the document shows it: the timers, or ``"off"``."""
+    ref = schema.pop("$ref", None)
+    inner = {"$ref": ref} if ref is not None else dict(schema.pop("allOf", [{}])[0])
+    schema["anyOf"] = [inner, {"const": OFF}]
+
+
+def rulebook_timers(data: dict[str, Any]) -> dict[str, object]:
+    """The timers a room gets when its host gives none: its rulebook's ``[timers]``
+    multiplied by ``timer_scale``; none in a game leader's room (his table keeps its
+    own time). Read from the request as sent, before its fields are checked: an
+    unknown rulebook makes no timers, a scale out of bounds the rulebook's own, and
+    the model then refuses the room for that field."""
+    rules, scale = data.get("rules"), data.get("timer_scale", 1.0)
+    if data.get("mode") == "leader" or type(rules) is not str or rules not in available():
+        return {}
+    factor = 1.0
+    if type(scale) in (int, float) and MIN_SCALE <= scale <= MAX_SCALE:
+        factor = float(scale)
+
+    def scaled(seconds: float) -> float:
+        return max(round(seconds * factor, 3), 0.001)
+
+    spec = load(rules).timers
+    return {
+        "night": None if spec.night is None else scaled(spec.night),
+        "day": None if spec.day is None else scaled(spec.day),
+        "steps": {step: scaled(seconds) for step, seconds in spec.steps.items()},
+    }
 
 
 class RoomSettings(BaseModel):
@@ -78,7 +131,14 @@ class RoomSettings(BaseModel):
     names: list[Annotated[StrictStr, Field(max_length=64)]] | None = Field(
         default=None, max_length=MAX_ROOM_PLAYERS
     )
-    timers: Timers = Field(default_factory=Timers)
+    # The steps' timers: the rulebook's by default (``rulebook_timers``), the host's own,
+    # or none ("off"); kept as the room was opened with them (a restart reads them).
+    timers: Timers = Field(default_factory=Timers, json_schema_extra=_timers_schema)
+    # The rulebook's timers multiplied by this when the host gives none (a quick game).
+    timer_scale: StrictFloat = Field(default=1.0, ge=MIN_SCALE, le=MAX_SCALE, allow_inf_nan=False)
+    # A person who is gone (no connection for a while, or two public steps in a row
+    # run out without his decision) has his seat played by a bot until he is back.
+    absent_bots: StrictBool = True
     # Without a night timer, each night step lasts at least this long (fair timing).
     pace: StrictFloat = Field(default=8.0, ge=0, le=600, allow_inf_nan=False)
     # A seed makes the room's deals, games and bots the same every time (a designer
@@ -92,6 +152,24 @@ class RoomSettings(BaseModel):
     # phone asks for a tap at every night step (the pages' part; the game is the same).
     table: StrictBool = False
     expire_after: StrictFloat = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600, allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_timers(cls, data: object) -> object:
+        """No ``timers``: the rulebook's; ``"off"``: none (see ``Timers``)."""
+        if not isinstance(data, dict):
+            return data
+        if "timers" not in data:
+            return {**data, "timers": rulebook_timers(data)}
+        if isinstance(data["timers"], str) and data["timers"] == OFF:
+            return {**data, "timers": {}}
+        return data
+
+    @property
+    def timed(self) -> bool:
+        """Whether the room has any timer."""
+        timers = self.timers
+        return timers.night is not None or timers.day is not None or bool(timers.steps)
 
     def counts(self) -> dict[str, int]:
         """The composition to deal: the host's, or the rulebook's recommended one."""
@@ -121,7 +199,7 @@ def check_settings(settings: RoomSettings) -> str | None:
         return "only a game-leader room names its players at creation"
     if settings.table and settings.mode == "leader":
         return "a game leader's table uses his device alone: it is not an at-the-table room"
-    steps = family_of(book).step_ids()
+    steps = family_of(book).timed_step_ids()
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:
         return f"timers: {book.id} has no step {quoted(unknown[0])} (steps: {', '.join(steps)})"

@@ -176,6 +176,11 @@ class VillageFamily(Family):
     def step_ids(self) -> list[str]:
         return list(self.registry().steps)
 
+    def timed_step_ids(self) -> list[str]:
+        steps = self.step_ids()
+        pushed = [v.step for role in self.roles() for v in role.verbs if v.step not in steps]
+        return [*steps, *dict.fromkeys(pushed)]
+
     def unplayable(self, book: Rulebook) -> str | None:
         roles = self.roles()
         found = problem(book, roles, OPTIONS)

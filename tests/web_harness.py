@@ -49,13 +49,26 @@ def chromium_path() -> str:
     return found
 
 
+# What a page may log as an error without being wrong: the browser's own words for a
+# connection refused while a test has the server down (the page reconnects by itself).
+EXPECTED_CONSOLE = re.compile(r"WebSocket connection to .* failed")
+
+OPEN_PHONES: list[Phone] = []
+
+
 @contextlib.contextmanager
 def browser() -> Iterator[Any]:
+    """A Chromium for one test. Every page opened in it must end without a JS error
+    (thrown, or logged to the console): the test fails otherwise."""
     with playwright_api.sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        OPEN_PHONES.clear()
         try:
             yield launched
+            errors = [f"{phone.name}: {error}" for phone in OPEN_PHONES for error in phone.errors]
+            assert not errors, "a page had a JS error:\n" + "\n".join(errors)
         finally:
+            OPEN_PHONES.clear()
             launched.close()
 
 
@@ -70,8 +83,14 @@ class Phone:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self.console)
+        OPEN_PHONES.append(self)
         self.base = base
         self.shots = shots
+
+    def console(self, message: Any) -> None:
+        if message.type == "error" and not EXPECTED_CONSOLE.search(message.text):
+            self.errors.append(f"console: {message.text}")
 
     def shot(self, label: str, *, whole: bool = False, of: str | None = None) -> Path:
         """The phone's screen as its player sees it (``whole``: the whole page; ``of``:

@@ -1,0 +1,49 @@
+// The steps' timers: what a room's are (the rulebook's unless its host chose others or
+// none), shown in the lobby, and on the home page's form with the host's fields to
+// change them or switch them off. Without timers an absent player stops the game until
+// the host closes the step: the page says so in plain words.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Whether `timers` ({night, day, steps}) has any timer at all. */
+export function timed(timers) {
+  return Boolean(timers) && (timers.night != null || timers.day != null || Object.keys(timers.steps || {}).length > 0);
+}
+
+function seconds(value) {
+  return t("seconds", { n: Math.round(value * 10) / 10 });
+}
+
+/** A step's name: the rulebook's for a role's or the pack's step, else its id. */
+function stepName(page, step) {
+  const book = page.book;
+  return book?.roles?.[step]?.name || book?.names?.[step] || (step === "werewolves" || step === "mafia" ? book?.names?.pack : null) || step;
+}
+
+/** The timers as lines of words. */
+export function timerLines(page, timers) {
+  if (!timed(timers)) return [];
+  const lines = [];
+  if (timers.night != null) lines.push(t("timers_night", { time: seconds(timers.night) }));
+  if (timers.day != null) lines.push(t("timers_day", { time: seconds(timers.day) }));
+  for (const [step, value] of Object.entries(timers.steps || {})) {
+    lines.push(t("timers_step", { step: stepName(page, step), time: seconds(value) }));
+  }
+  return lines;
+}
+
+/** The lobby's card: the room's timers, or the warning that it has none. */
+export function timersCard(page) {
+  const timers = page.lobby?.timers;
+  if (timers === undefined) return null;
+  const on = timed(timers);
+  return h(
+    "div",
+    { class: `card timers${on ? "" : " no-timers"}`, id: "timers" },
+    h("h3", {}, t("timers_title")),
+    on
+      ? h("ul", { class: "timer-lines" }, timerLines(page, timers).map((line) => h("li", {}, line)))
+      : h("p", { class: "warning", role: "note" }, t("no_timers_warning")),
+  );
+}

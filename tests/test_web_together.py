@@ -10,15 +10,16 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import segno
 import segno.encoder
 
-from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, playwright_api
+from server_harness import RELAXED, Server
+from web_harness import ARTIFACTS, Phone, browser, join, play_out, playwright_api
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SHOTS = ARTIFACTS / "together"
@@ -243,3 +244,88 @@ def test_the_pages_qr_codes_are_the_standards(
     for text, rows in zip(texts, drawn, strict=True):
         made = segno.make(text, error="m", mask=0, micro=False, boost_error=False, mode="byte")
         assert rows == ["".join(str(bit) for bit in row) for row in made.matrix], text
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[Server]:
+    """A server whose host powers pass on after 1.5 s without the holder (60 s as
+    shipped), and whose absent players' seats go to a bot after 1.5 s."""
+    limits = {**RELAXED, "host_grace": 1.5, "absent_grace": 1.5}
+    running = Server(tmp_path / "lupus.db", limits=limits).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def holder_text(phone: Phone) -> str:
+    found = phone.page.query_selector("#host-holder")
+    return found.inner_text() if found is not None else ""
+
+
+def test_the_host_leaves_and_another_player_finishes_and_restarts(quick_server: Server) -> None:
+    """The host closes his tab mid-game: his powers pass to the next person in seat
+    order, everyone sees who holds them, that player closes the steps, finishes the
+    game and starts the next one; the first host, back, does not take them back."""
+    server = quick_server
+    room = server.create(rules="mafia-classic", players=3, host_name="Ann", pace=0.1)
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES[:3]]
+        ann, bob, cy = phones
+        ann.host(room)
+        for phone in (bob, cy):
+            join(phone, room["room"])
+        ann.page.wait_for_selector("text=At the table: 3 of 3")
+        ann.page.click("#start")
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+        assert "You hold" in holder_text(ann)
+        wait_text(bob, "#host-holder", "Ann")
+        ann.page.close()  # the tab closed: Ann's phone is gone
+        wait_text(bob, "#host-holder", "You hold", timeout=15000)
+        wait_text(cy, "#host-holder", "Bob", timeout=15000)
+        bob.page.wait_for_selector("#close-step")
+        bob.shot("host-passed")
+        play_out([bob, cy], bob)
+        bob.page.click("#again")
+        for phone in (bob, cy):
+            phone.page.wait_for_function("!document.querySelector('.end')", timeout=15000)
+        # Ann comes back (the same phone, its storage kept): Bob keeps the powers.
+        ann.page = ann.context.new_page()
+        ann.page.on("pageerror", lambda error: ann.errors.append(str(error)))
+        ann.page.on("console", ann.console)
+        ann.goto(f"/?room={room['room']}")
+        ann.page.wait_for_selector(".game")
+        wait_text(ann, "#host-holder", "Bob")
+        assert ann.page.query_selector("#close-step") is None
+
+
+def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) -> None:
+    """A player whose browser lost its storage gets his seat back: the host shows a new
+    link and its QR code for that seat; a fresh browser opens it and lands in the seat;
+    the old link's page is turned away at once."""
+    room = server.create(rules="mafia-classic", players=3, host_name="Ann", pace=0.1)
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES[:3]]
+        ann, bob, cy = phones
+        ann.host(room)
+        for phone in (bob, cy):
+            join(phone, room["room"])
+        ann.page.wait_for_selector("text=At the table: 3 of 3")
+        ann.page.click("#start")
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+        ann.page.click(".players .new-link[data-seat='1']")
+        ann.page.wait_for_selector("#new-link-card svg.qr")
+        url = ann.page.get_attribute("#new-link-url", "href")
+        assert url is not None and f"room={room['room']}" in url
+        ann.shot("new-link", of="#new-link-card")
+        # Bob's old page is turned away: it is no longer in the seat.
+        bob.page.wait_for_selector("text=This room's game has started", timeout=10000)
+        again = Phone(chromium, server.http, "Bob", SHOTS)
+        again.page.goto(url)
+        again.page.wait_for_selector(".game")
+        assert again.page.inner_text(".seat.you .seat-name") == "Bob"
+        assert "token" not in again.page.url  # (taken out of the address bar)
+        again.shot("seat-back")
+        play_out([ann, again, cy], ann)

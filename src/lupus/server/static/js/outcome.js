@@ -65,7 +65,11 @@ export function outcomePanel(page) {
   if (!outcome || outcome.number < 1 || outcome.phase === "setup") return null;
   const night = outcome.phase === "night";
   const deaths = (outcome.deaths || []).map((death) => {
-    const told = sentenceOf(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
+    // (in Lupusburg a character dies, one of the player's two houses)
+    const told =
+      death.house !== undefined && death.house !== null
+        ? sentenceOf(page, (e) => e.kind === "character_dies" && e.audience === null && e.data.house === death.house)
+        : sentenceOf(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
     const how = causeText(page, death.cause);
     return h(
       "li",

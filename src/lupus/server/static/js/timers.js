@@ -45,5 +45,6 @@ export function timersCard(page) {
     on
       ? h("ul", { class: "timer-lines" }, timerLines(page, timers).map((line) => h("li", {}, line)))
       : h("p", { class: "warning", role: "note" }, t("no_timers_warning")),
+    page.lobby.absent_bots ? h("p", { class: "hint" }, t("absent_bots_on")) : null,
   );
 }

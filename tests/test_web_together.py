@@ -329,3 +329,54 @@ def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) 
         assert "token" not in again.page.url  # (taken out of the address bar)
         again.shot("seat-back")
         play_out([ann, again, cy], ann)
+
+
+def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> None:
+    """Werewolves on their phones: each sees his partner marked and what the other
+    points at, as it changes; the step stays open while they disagree and closes when
+    they name the same victim."""
+    room = server.create(
+        rules="werewolf",
+        players=5,
+        host_name="Ann",
+        options={"lift_minimum": True},
+        composition={"werewolf": 2, "villager": 3},
+        pace=0.1,
+    )
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES[:5]]
+        phones[0].host(room)
+        for phone in phones[1:]:
+            join(phone, room["room"])
+        phones[0].page.wait_for_selector("text=At the table: 5 of 5")
+        phones[0].page.click("#start")
+        cards = {}
+        for phone in phones:
+            phone.page.wait_for_selector(".game")
+            phone.page.click(".reveal")
+            cards[phone.name] = phone.page.inner_text(".role-name")
+            phone.page.click(".reveal")
+        first, second = [phone for phone in phones if cards[phone.name] == "Werewolf"]
+        seat = {name: number for number, name in enumerate(NAMES)}
+        x, y = [name for name in NAMES[:5] if cards[name] != "Werewolf"][:2]
+        for wolf, mate in ((first, second), (second, first)):
+            mark = f".players .seat[data-seat='{seat[mate.name]}'] .partner-tag"
+            wolf.page.wait_for_selector(mark)
+            wolf.page.wait_for_selector(".decide button[data-verb=kill]")
+        chosen = ".pack-choices li[data-seat='{}'][data-target='{}']"
+        first.page.click(f".decide button[data-verb=kill][data-args='[{seat[x]}]']")
+        second.page.wait_for_selector(chosen.format(seat[first.name], seat[x]))
+        second.page.click(f".decide button[data-verb=kill][data-args='[{seat[y]}]']")
+        first.page.wait_for_selector(chosen.format(seat[second.name], seat[y]))
+        first.page.wait_for_selector(".decide button.chosen[data-verb=kill]")
+        first.shot("pack-disagrees")
+        time.sleep(1.0)  # they disagree: the step stays open, for both
+        for wolf in (first, second):
+            assert wolf.page.query_selector(".decide button[data-verb=kill]") is not None
+        second.page.click(f".decide button[data-verb=kill][data-args='[{seat[x]}]']")
+        for wolf in (first, second):
+            wolf.page.wait_for_function(
+                "!document.querySelector('.decide button[data-verb=kill]')", timeout=10000
+            )
+        for phone in phones:
+            wait_text(phone, "#outcome", x, timeout=15000)

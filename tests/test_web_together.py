@@ -141,6 +141,8 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
                 return pick(phone, "appoint", choices, successor, *NAMES)
             if "shoot" in verbs:
                 assert phone.name == hunter and dead_here, (phone.name, phase)
+                if "shoot" not in seen:  # the voters still see their own vote
+                    wait_text(phones[seat[successor]], ".mine", f"You voted {hunter}")
                 seen.add("shoot")
                 phone.shot("hunter-dead-shoots")
                 return pick(phone, "shoot", choices, wolves[0])
@@ -160,8 +162,12 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
                 return pick(phone, "vote", choices, wolves[1], *villagers)
             return pick(phone, next(iter(sorted(verbs))), choices)
 
-        # Night 1 and day 1: a victim, a Captain elected, nobody voted out.
+        # Night 1 and day 1: a victim, a Captain elected, nobody voted out; the Seer's
+        # answer is a card on his screen.
         drive(phones, choose, until=lambda: phase_of(host) == "Night 2")
+        seer = phones[NAMES.index(next(name for name in NAMES if cards[name] == "Seer"))]
+        answer = seer.page.inner_text("#answer")
+        assert any(card in answer for card in ("Werewolf", "Hunter", "Simple Villager")), answer
         # The morning after night 2: the Captain is dead, and every phone says so
         # without a click; his own page asks him for his successor.
         drive(phones, choose, until=lambda: "appoint" in seen)

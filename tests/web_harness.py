@@ -140,6 +140,10 @@ def open_room(host: Phone, rules: str, players: int, **more: Any) -> str:
     page.fill("#host-name", host.name)
     page.click("#create summary")
     page.fill("#pace", str(more.get("pace", 0.3)))
+    if not more.get("timers"):
+        # The rulebook's timers last up to minutes a step: these games are played
+        # without them unless a test asks for them.
+        page.check("#no-timers")
     if more.get("table"):
         page.check("#table")
     if more.get("spectators"):

@@ -13,6 +13,7 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -37,6 +38,24 @@ from lupus.engine.untrusted import bounded, exact_args, few, quoted
 from lupus.engine.views import Ledger, PublicSetup, View, view_of
 from lupus.rulebooks import reference
 from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
+
+_LAST_BOOK: Final[list[tuple[weakref.ref[Rulebook], str]]] = []
+"""The rulebook the last game was set up with, and its digest: a run sets up thousands
+of games with one rulebook object, whose digest (read through pydantic) and keeping
+(``remember_book``, a weak table) need not be asked again. Held weakly: a rulebook
+no game holds any more is let go as ``remember_book`` says."""
+
+
+def remembered(rulebook: Rulebook) -> str:
+    """``remember_book(rulebook)``, asked once for the same rulebook object in a row."""
+    last = _LAST_BOOK
+    if last and last[0][0]() is rulebook:
+        return last[0][1]
+    digest = remember_book(rulebook)
+    last.clear()
+    last.append((weakref.ref(rulebook), digest))
+    return digest
+
 
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
@@ -76,7 +95,7 @@ class Game:
         # front and taking the next one are appends and pops at the end of a list.
         self.agenda: list[Step[Any]] = []
         self.outcome: Outcome | None = None
-        digest = remember_book(rulebook)
+        digest = remembered(rulebook)
         self.public = PublicSetup(rulebook.id, digest, self.names, chosen.shared)
 
     # ------------------------------------------------------------------ families

@@ -307,10 +307,14 @@ def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
 def freeze_values(data: dict[str, object]) -> None:
     """Make every value of ``data`` read-only, in place (``frozen``): the ledger's way
     with the data an event is recorded with, which it owns."""
-    for key, value in data.items():
+    for value in data.values():  # (most events hold scalars only: read, not rebuilt)
         kind = type(value)
         if kind is not int and kind is not str and value is not None and kind is not bool:
-            data[key] = frozen(value)
+            break
+    else:
+        return
+    for key, value in list(data.items()):
+        data[key] = frozen(value)
 
 
 def frozen(value: object) -> object:

@@ -105,6 +105,9 @@ class Memos:
         # What a family derived from a deal that passed its checks, keyed on all it
         # depends on (the village family: ``lupus.village.game.deal_key``).
         self.deals_seen: Final[dict[object, object]] = {}
+        # A random dealer's verdict on a deal (``lupus.village.deal.judged``): the cards
+        # in play and aside as multisets and the options as given -> the refusal, or "".
+        self.deal_verdicts: Final[dict[object, str]] = {}
 
 
 BOOKS_KEPT: Final = 64

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from lupus.engine.counting import count_cards
 from lupus.engine.deal import Deal, deal_request
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import SetupError
+from lupus.engine.options import options_key
+from lupus.rulebooks.facts import KEPT, memos
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import THIEF, composition_problem, deal_problem
 
@@ -53,7 +55,7 @@ def deal(
     if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
         problem = composition_problem(book, count_cards(deck), options)
     else:  # every shuffle puts the same cards in play: one check answers for all of them
-        problem = deal_problem(book, deck, (), options)
+        problem = judged(book, deck, (), options)
     if problem is not None:
         raise SetupError(problem)
     if not thief:
@@ -62,7 +64,30 @@ def deal(
     for _ in range(TRIES):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        problem = deal_problem(book, roles, extra_cards, options)
+        problem = judged(book, roles, extra_cards, options)
         if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
+
+
+def judged(
+    book: Rulebook,
+    roles: Sequence[str],
+    extra_cards: Sequence[str],
+    options: Mapping[str, OptionValue],
+) -> str | None:
+    """``deal_problem``, remembered: a simulation deals the same composition thousands
+    of times, and the verdict depends on the cards as multisets and the options alone
+    (kept per rulebook content, keyed exactly: ``options_key``)."""
+    chosen = options_key(options)
+    if chosen is None:
+        return deal_problem(book, roles, extra_cards, options)
+    key = (tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen)
+    verdicts = memos(book.facts.digest).deal_verdicts
+    known = verdicts.get(key)
+    if known is not None:
+        return known or None
+    problem = deal_problem(book, roles, extra_cards, options)
+    if len(verdicts) < KEPT:
+        verdicts[key] = problem or ""
+    return problem

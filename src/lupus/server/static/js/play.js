@@ -21,7 +21,6 @@ export function gameScreen(page) {
     "section",
     { class: `game phase-${view.phase}`, "aria-labelledby": "phase-title" },
     statusBar(page),
-    page.playersOpen ? playersSheet(page) : null,
     view.finished ? endBanner(page) : null,
     view.finished ? null : outcomePanel(page),
     answersPanel(page),
@@ -66,7 +65,8 @@ export function statusBar(page) {
         ? t("phase_day", { n: view.number })
         : t("phase_setup");
   const alive = publicTable(page).players.filter((p) => p.alive).length;
-  return h(
+  // (the list of players opens under the bar, on every screen of a game)
+  return [h(
     "div",
     { class: "status" },
     h("h2", { id: "phase-title" }, view.finished ? t("game_over") : title),
@@ -83,7 +83,7 @@ export function statusBar(page) {
       },
       t("players_alive", { count: alive }),
     ),
-  );
+  ), page.playersOpen ? playersSheet(page) : null];
 }
 
 function countdown(deadline) {

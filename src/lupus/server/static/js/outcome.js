@@ -89,9 +89,18 @@ export function outcomePanel(page) {
     ? h(
         "ul",
         { class: "outcome-votes" },
-        outcome.votes.map((row) =>
-          h("li", { dataset: { seat: String(row.seat) } }, h("strong", {}, seatName(page, row.seat)), ": ", votesText(row.votes)),
-        ),
+        outcome.votes
+          .filter((row) => row.votes > 0)
+          .map((row) =>
+            h(
+              "li",
+              { dataset: { seat: String(row.seat) } },
+              // (in Lupusburg the votes go to a character: one of the player's houses)
+              h("strong", {}, row.house === undefined || row.house === null ? seatName(page, row.seat) : t("lb_house", { player: seatName(page, row.seat), n: row.house - 2 * row.seat + 1 })),
+              ": ",
+              votesText(row.votes),
+            ),
+          ),
       )
     : null;
   return h(

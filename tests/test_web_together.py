@@ -287,7 +287,8 @@ def test_the_host_leaves_and_another_player_finishes_and_restarts(quick_server: 
             phone.page.wait_for_selector(".game")
         assert "You hold" in holder_text(ann)
         wait_text(bob, "#host-holder", "Ann")
-        ann.page.close()  # the tab closed: Ann's phone is gone
+        play_out(phones, ann, until=lambda: bob.phase() == "day")
+        ann.page.close()  # mid-game, the tab closed: Ann's phone is gone
         wait_text(bob, "#host-holder", "You hold", timeout=15000)
         wait_text(cy, "#host-holder", "Bob", timeout=15000)
         bob.page.wait_for_selector("#close-step")

@@ -274,15 +274,15 @@ def test_the_host_leaves_and_another_player_finishes_and_restarts(quick_server: 
     order, everyone sees who holds them, that player closes the steps, finishes the
     game and starts the next one; the first host, back, does not take them back."""
     server = quick_server
-    room = server.create(rules="mafia-classic", players=3, host_name="Ann", pace=0.1)
+    room = server.create(rules="mafia-classic", players=5, host_name="Ann", pace=0.1, bot_delay=0.1)
     with browser() as chromium:
         phones = [Phone(chromium, server.http, name, SHOTS) for name in NAMES[:3]]
         ann, bob, cy = phones
         ann.host(room)
         for phone in (bob, cy):
             join(phone, room["room"])
-        ann.page.wait_for_selector("text=At the table: 3 of 3")
-        ann.page.click("#start")
+        ann.page.wait_for_selector("text=At the table: 3 of 5")
+        ann.page.click("#start")  # (two bots fill the empty seats)
         for phone in phones:
             phone.page.wait_for_selector(".game")
         assert "You hold" in holder_text(ann)

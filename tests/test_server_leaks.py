@@ -146,6 +146,7 @@ FIELDS = {
         "table",
         "deadline",
         "time",
+        "public",
     },
     "chat": {"type", "channel", "seat", "from", "text", "time"},
     "ack": {"type", "id"},
@@ -707,6 +708,13 @@ def check_views(
     narrator = Narrator(book, game.names, lang)
     labels = Narrator(book, game.names, lang)
     viewer = engine.seat
+    # The public table after each number of public events (``view.public``): read
+    # from the public events alone, whoever the connection is.
+    reader = family_of(book).table_reader(game.names)
+    tables = [reader.table().to_json()]
+    for event in game.public_view().events:
+        reader.feed(event)
+        tables.append(reader.table().to_json())
     received: list[dict[str, Any]] = []
     for frame in frames:
         assert frame["seat"] == seat, "a view of another seat"
@@ -716,6 +724,8 @@ def check_views(
         told = engine.events[start : len(received)]
         assert frame["events"] == expected[start : len(received)], (seat, start)
         assert frame["lines"] == narrator.story(told, viewer), (seat, start)
+        public = sum(1 for event in received if event["audience"] is None)
+        assert frame["public"] == as_json(tables[public]), (seat, "public table", public)
         offered = [*frame["prompts"], *(p for entry in frame["table"] for p in entry["prompts"])]
         for prompt in offered:
             for choice in prompt["choices"]:

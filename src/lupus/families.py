@@ -20,7 +20,9 @@ from lupus.engine.game import Game
 from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
 from lupus.engine.names import check_count
 from lupus.engine.options import measured, resolve_options
+from lupus.engine.table import PublicTable, PublicTables, public_table
 from lupus.engine.untrusted import exact_int, kind_of
+from lupus.engine.views import View
 from lupus.files import printable
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
@@ -183,6 +185,18 @@ def deal(
         raise SetupError(f"a deal draws from a random.Random, not {kind_of(rng)}")
     chosen = resolve_options(book, {} if options is None else options)
     return family_of(book).deal(book, players, counts, rng, chosen)
+
+
+def table_of(view: View) -> PublicTable:
+    """The public table of ``view``'s moment (``lupus.engine.table``), read from its
+    public events by its family: the same for every seat at that moment."""
+    return public_table(view, family_of(view.book).table_reader(view.names))
+
+
+def tables(book: Rulebook, names: Sequence[str]) -> PublicTables:
+    """The public tables of one game of ``book`` played by ``names``, derived
+    incrementally (a server keeps one per game)."""
+    return PublicTables(family_of(book).table_reader(tuple(names)))
 
 
 def register_role(role: Role) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from lupus.engine.deal import Deal
 from lupus.engine.game import Game
+from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
@@ -94,6 +95,12 @@ class Family:
         """The seats awake together now, who may talk to each other (the pack at its
         step); a server opens their night channel."""
         return frozenset()
+
+    def table_reader(self, names: tuple[str, ...]) -> TableReader:
+        """A reader of this family's public events into the public table of a game of
+        ``names`` (``lupus.engine.table``); the base reads only the cards public events
+        disclose."""
+        return TableReader(names)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -167,6 +167,21 @@ class View(Value):
         place in them)."""
         return self._npublic, self._nprivate
 
+    def public_chain(self) -> tuple[Chain, int]:
+        """The public events this view holds, as their chain (its newest event) and
+        their number: what a spectator of the same moment holds, whatever the seat
+        (``lupus.engine.table`` reads the public table from them alone)."""
+        if self.seat != LEADER:
+            return self._public, self._npublic
+        # The leader holds his events (the ledger's own: a public one is the very link
+        # of the public chain), the newest last.
+        events = self.events
+        for place in range(len(events) - 1, -1, -1):
+            event = events[place]
+            if event.audience is None:
+                return event, event.seq + 1
+        return None, 0
+
     def news(self, public_from: int, private_from: int) -> tuple[Event, ...]:
         """The events after the first ``public_from`` public and ``private_from`` private
         ones (what its reader was shown already, ``counts`` of an earlier view of the

@@ -11,6 +11,7 @@ from lupus.engine.errors import SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.step import Step
+from lupus.engine.table import TableReader
 from lupus.engine.untrusted import quoted
 from lupus.lupusburg import deal as dealing
 from lupus.lupusburg.day import BetTurn, PrivilegeStep
@@ -24,6 +25,7 @@ from lupus.lupusburg.game import (
 )
 from lupus.lupusburg.night import ThiefStep, WerewolfStep
 from lupus.lupusburg.phases import Dawn, PassBurgomaster, PhaseStart, WinCheck
+from lupus.lupusburg.table import LupusburgTable
 from lupus.lupusburg.voting import SecondVoting, TokenTurn
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
@@ -155,6 +157,9 @@ class LupusburgFamily(Family):
                 "character could die after the first night and a game could never end"
             )
         return None
+
+    def table_reader(self, names: tuple[str, ...]) -> TableReader:
+        return LupusburgTable(names)
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
         return dealing.fixed_deck(players)

@@ -18,7 +18,9 @@ from typing import Final
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Args, Event, Prompt
+from lupus.engine.table import PublicTable, PublicTables
 from lupus.engine.views import View
+from lupus.families import tables
 from lupus.narration import Narrator
 from lupus.server.protocol import Code
 
@@ -205,6 +207,7 @@ class Client:
             f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
             f'"table": [{shown}], "deadline": {until}, "time": {round(public_time, 3)!r}, '
             f'"events": [{events}], '
+            f'"public": {said.public_text(game, view)}, '
             f'"prompts": {prompts}}}'
         )
 
@@ -225,6 +228,9 @@ class Said:
         self.private: dict[int, tuple[Mapping[str, object], str]] = {}
         self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
         self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
+        # The game's public tables, and the latest as JSON text with its public count.
+        self.tables: tuple[Game, PublicTables] | None = None
+        self.table: tuple[int, PublicTable | None, str] = (-1, None, "")
 
     def text_of(self, text: str) -> str:
         """A string as JSON text, written once for every reader: a sentence said to
@@ -233,6 +239,23 @@ class Said:
         if found is None:
             found = self.texts[text] = json_text(text)
         return found
+
+    def public_text(self, game: Game, view: View) -> str:
+        """The view's public table (``view.public``) as JSON text, derived once per
+        public moment of the game for every reader (it depends on the public events
+        alone: the same text for every seat, the leader and a spectator)."""
+        count = view.public_chain()[1]
+        kept, made, text = self.table
+        if self.tables is None or self.tables[0] is not game:
+            self.tables = (game, tables(game.rulebook, game.names))
+            made = None
+        elif kept == count:
+            return text
+        table = self.tables[1].of(view)
+        if table is not made:  # (most public events change nothing in it)
+            text = json_text(table.to_json())
+        self.table = (count, table, text)
+        return text
 
     def lines_text(self, lines: list[str]) -> str:
         """Sentences as the items of a JSON list (without its brackets)."""

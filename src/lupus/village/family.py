@@ -20,6 +20,7 @@ from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
 from lupus.engine.family import Family
 from lupus.engine.game import Game
+from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import check_minimum
 from lupus.village.deal import deal
@@ -29,6 +30,7 @@ from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
 from lupus.village.registry import Registry
 from lupus.village.steps import Ballot
+from lupus.village.table import VillageTable
 
 OPTIONS: Final = {
     "quick": OptionNeed("bool"),
@@ -161,6 +163,9 @@ class VillageFamily(Family):
         if isinstance(step, Ballot) and step.id in self.pack_steps():
             return frozenset(step.voters)
         return frozenset()
+
+    def table_reader(self, names: tuple[str, ...]) -> TableReader:
+        return VillageTable(names)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -1,0 +1,68 @@
+"""The village family's public table (werewolf, tit-albert, maffia, mafia-classic): how
+its public events make the table (``lupus.engine.table``; docs/protocol.md,
+"The public table").
+
+- A ``death`` takes a player out, in the outcome of its phase, with its ``cause``; his
+  card is public where the death discloses it (``reveal_on_death``), or once any
+  other public event does (maffia's ``couple_revealed``, ``game_over``).
+- A night has its outcome from its ``dawn`` (deaths come after it, the Hunter's shot
+  at dawn included); a ``failed_attempt`` is announced where the rulebook does it
+  (``announce_failed_attempt``: maffia's Doctor saved the target).
+- A day has its outcome once its elimination vote is counted (``tally`` after
+  ``vote_opens`` or ``banishment_opens``, a later round's replacing the first's), or
+  decided otherwise (``no_elimination``, ``no_nominations``, the Captain's ``decided``),
+  or at its first death. The Captain's election is no elimination vote.
+- The Captain's title goes with ``captain`` (elected, drawn or appointed) and ends
+  with his death: his successor holds it when appointed, nobody if he names nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lupus.engine.model import Event
+from lupus.engine.table import TableReader, TableVote
+
+CAPTAIN: Final = "captain"
+
+DECIDING: Final = frozenset({"dawn", "no_death", "no_elimination", "no_nominations", "decided"})
+"""The events after which their phase has an outcome, even with nobody dead."""
+
+ELIMINATION: Final = frozenset({"vote_opens", "banishment_opens"})
+"""The events that open a vote whose count decides the day (not the Captain's
+``election``)."""
+
+
+class VillageTable(TableReader):
+    """The village's reader (see the module)."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        super().__init__(names)
+        self.eliminating = False  # the vote now counted is the day's elimination vote
+
+    def fresh(self) -> TableReader:
+        return VillageTable(self.names)
+
+    def read_kind(self, event: Event) -> None:
+        kind = event.kind
+        if kind == "death":
+            seat = event.seat("player")
+            if 0 <= seat < self.n:
+                self.alive[seat] = False
+                if self.titles.get(CAPTAIN) == seat:
+                    del self.titles[CAPTAIN]
+            self.died(event, seat, event.maybe_text("cause"), None)
+        elif kind == "tally":
+            if self.eliminating:
+                counts = event.seat_ints("votes")
+                self.counted(event, [TableVote(s, n, None) for s, n in counts.items()])
+        elif kind in ELIMINATION:
+            self.eliminating = True
+        elif kind == "election" or kind == "day" or kind == "night":
+            self.eliminating = False
+        elif kind == "captain":
+            self.titles[CAPTAIN] = event.seat("player")
+        elif kind == "failed_attempt":
+            self.failed_attempt(event)
+        elif kind in DECIDING:
+            self.decided(event)

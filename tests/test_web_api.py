@@ -104,7 +104,13 @@ def test_a_finished_games_story_is_told_for_its_replay(server: Server) -> None:
     saw it, every card, in the reader's language; never while the game is running (it
     would tell every card), nor for a game that does not exist."""
     created = server.create(
-        rules="maffia", players=5, host_name="Ann", bot_delay=0, pace=0.05, timers={"day": 1.0}
+        rules="maffia",
+        players=5,
+        host_name="Ann",
+        bot_delay=0,
+        pace=0.05,
+        seed=3,
+        timers={"day": 0.5},
     )
     room = created["room"]
     story: dict[str, Any] = {}

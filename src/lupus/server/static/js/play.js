@@ -244,6 +244,8 @@ function decoy(page, step) {
  * answer for that seat). */
 export function actButton(page, verb, choice, className, seat) {
   const chosen = seat === undefined && chosenNow(page, verb, choice.args);
+  // (a partner of the pack is marked among the choices too)
+  const mate = seat === undefined && choice.args.length === 1 && partners(page).has(choice.args[0]);
   return h(
     "button",
     {
@@ -255,6 +257,7 @@ export function actButton(page, verb, choice, className, seat) {
       onclick: () => page.act(verb, choice.args, seat, choice.label),
     },
     choice.label,
+    mate ? h("span", { class: "tag partner-tag" }, t("partner")) : null,
   );
 }
 

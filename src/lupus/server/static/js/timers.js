@@ -15,10 +15,16 @@ function seconds(value) {
   return t("seconds", { n: Math.round(value * 10) / 10 });
 }
 
-/** A step's name: the rulebook's for a role's or the pack's step, else its id. */
+/** A step's name: the rulebook's for a role's step (the Seer's), the pack's or the
+ * lovers', else the interface's word for it. */
 function stepName(page, step) {
   const book = page.book;
-  return book?.roles?.[step]?.name || book?.names?.[step] || (step === "werewolves" || step === "mafia" ? book?.names?.pack : null) || step;
+  const role = book?.roles?.[step] || book?.roles?.[step.replace(/_/g, "-")];
+  if (role) return role.name;
+  if (step === "werewolves" && book?.names?.pack) return book.names.pack;
+  if (book?.names?.[step]) return book.names[step];
+  const word = t(`step_${step}`);
+  return word === `step_${step}` ? step : word;
 }
 
 /** The timers as lines of words. */
@@ -38,13 +44,22 @@ export function timersCard(page) {
   const timers = page.lobby?.timers;
   if (timers === undefined) return null;
   const on = timed(timers);
+  const lines = timerLines(page, timers);
+  const general = (timers?.night != null ? 1 : 0) + (timers?.day != null ? 1 : 0);
   return h(
     "div",
     { class: `card timers${on ? "" : " no-timers"}`, id: "timers" },
     h("h3", {}, t("timers_title")),
-    on
-      ? h("ul", { class: "timer-lines" }, timerLines(page, timers).map((line) => h("li", {}, line)))
-      : h("p", { class: "warning", role: "note" }, t("no_timers_warning")),
+    on ? h("ul", { class: "timer-lines" }, lines.slice(0, general).map((line) => h("li", {}, line))) : null,
+    on && lines.length > general
+      ? h(
+          "details",
+          { class: "timer-steps" },
+          h("summary", {}, t("timers_steps", { count: lines.length - general })),
+          h("ul", { class: "timer-lines" }, lines.slice(general).map((line) => h("li", {}, line))),
+        )
+      : null,
+    on ? null : h("p", { class: "warning", role: "note" }, t("no_timers_warning")),
     page.lobby.absent_bots ? h("p", { class: "hint" }, t("absent_bots_on")) : null,
   );
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -387,3 +388,27 @@ def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> Non
             )
         for phone in phones:
             wait_text(phone, "#outcome", x, timeout=15000)
+
+
+def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> None:
+    """A step with a timer shows its countdown (`view.deadline`); a room without
+    timers shows none, and its lobby warns in plain words what that means."""
+    timed = server.create(
+        rules="mafia-classic", players=3, host_name="Ann", pace=0.1, timers={"day": 30.0}
+    )
+    untimed = server.create(rules="mafia-classic", players=3, host_name="Ann", pace=0.1)
+    with browser() as chromium:
+        ann = Phone(chromium, server.http, "Ann", SHOTS)
+        ann.host(timed)
+        ann.page.click("#start")
+        ann.page.wait_for_selector(".game.phase-day .countdown")  # (day 1 comes first)
+        left = ann.page.inner_text(".countdown")
+        assert re.fullmatch(r"0:[0-3]\d left", left), left
+        ann.shot("countdown")
+        ann.host(untimed)
+        warning = ann.page.inner_text("#timers")
+        assert "stops the game" in warning, warning
+        ann.page.click("#start")
+        ann.page.wait_for_selector(".game")
+        ann.page.wait_for_timeout(500)
+        assert ann.page.query_selector(".countdown") is None

@@ -341,7 +341,7 @@ export function closeButton(page) {
   return h(
     "div",
     { class: "host card" },
-    h("p", { class: "hint" }, t("close_help")),
+    h("p", { class: "hint" }, t(page.view.deadline ? "close_help_timed" : "close_help")),
     h(
       "button",
       {

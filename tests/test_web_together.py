@@ -120,6 +120,7 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
         hunter = next(name for name in NAMES if cards[name] == "Hunter")
         villagers = [name for name in NAMES if cards[name] == "Simple Villager"]
         captain, first_victim, successor = villagers[0], villagers[1], villagers[2]
+        seer = phones[NAMES.index(next(name for name in NAMES if cards[name] == "Seer"))]
         seen: set[str] = set()
 
         def pick(
@@ -139,12 +140,20 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
                 assert dead_here and (phone.name == captain or "appoint" in seen), phone.name
                 if "appoint" not in seen:
                     phone.shot("captain-dead-appoints")
+                    # The morning, while the dead Captain decides (the day's vote
+                    # comes after): every phone names him without a click.
+                    for other in phones:
+                        wait_text(other, "#outcome", captain)
+                    host.shot("morning", of="#outcome")
+                    # The Seer's answer is a card on his own screen.
+                    answer = seer.page.inner_text("#answer")
+                    assert any(card in answer for card in set(cards.values())), answer
                 seen.add("appoint")
                 return pick(phone, "appoint", choices, successor, *NAMES)
             if "shoot" in verbs:
                 assert phone.name == hunter and dead_here, (phone.name, phase)
-                if "shoot" not in seen:  # the voters still see their own vote
-                    wait_text(phones[seat[successor]], ".mine", f"You voted {hunter}")
+                if "shoot" not in seen:
+                    shot_now(phone)
                 seen.add("shoot")
                 phone.shot("hunter-dead-shoots")
                 return pick(phone, "shoot", choices, wolves[0])
@@ -164,36 +173,30 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
                 return pick(phone, "vote", choices, wolves[1], *villagers)
             return pick(phone, next(iter(sorted(verbs))), choices)
 
-        # Night 1 and day 1: a victim, a Captain elected, nobody voted out; the Seer's
-        # answer is a card on his screen.
-        drive(phones, choose, until=lambda: phase_of(host) == "Night 2")
-        seer = phones[NAMES.index(next(name for name in NAMES if cards[name] == "Seer"))]
-        answer = seer.page.inner_text("#answer")
-        assert any(card in answer for card in ("Werewolf", "Hunter", "Simple Villager")), answer
-        # The morning after night 2: the Captain is dead, and every phone says so
-        # without a click; his own page asks him for his successor.
-        drive(phones, choose, until=lambda: "appoint" in seen)
-        for phone in phones:
-            wait_text(phone, "#outcome", captain)
-        host.shot("morning", of="#outcome")
-        # The Hunter voted out shoots from his dead page; every phone shows the result.
-        drive(phones, choose, until=lambda: "shoot" in seen or host.finished())
-        assert {"appoint", "shoot"} <= seen, seen
-        drive(phones, choose, until=lambda: host.finished() or phase_of(host) == "Night 3")
-        if not host.finished():
-            for phone in phones:
-                wait_text(phone, "#outcome", hunter)
-                assert "votes" in phone.page.inner_text("#outcome")
+        def shot_now(hunter_phone: Phone) -> None:
+            """While the Hunter voted out aims: the voters still see their own vote,
+            every phone the vote's result with its count, and the list of players
+            (one tap away) the new Captain and the dead one."""
+            wait_text(phones[seat[successor]], ".mine", f"You voted {hunter}")
+            for other in phones:
+                wait_text(other, "#outcome", hunter)
+                assert "votes" in other.page.inner_text("#outcome")
             host.shot("vote-result", of="#outcome")
-        # The successor holds the Captain's title, on the list one tap away.
-        host.page.click("#players-button")
-        wait_text(host, "#players-sheet", successor)
-        row = host.page.inner_text(f"#players-sheet .seat[data-seat='{seat[successor]}']")
-        assert "Captain" in row, row
-        assert "dead" in host.page.inner_text(f"#players-sheet .seat[data-seat='{seat[captain]}']")
-        host.shot("players-sheet")
-        host.page.click("#players-close")
+            host.page.click("#players-button")
+            wait_text(host, "#players-sheet", successor)
+            row = host.page.inner_text(f"#players-sheet .seat[data-seat='{seat[successor]}']")
+            assert "Captain" in row, row
+            gone = host.page.inner_text(f"#players-sheet .seat[data-seat='{seat[captain]}']")
+            assert "dead" in gone, gone
+            host.shot("players-sheet")
+            host.page.click("#players-close")
+
+        # Night 1 and day 1: a victim, a Captain elected, nobody voted out; night 2:
+        # the Captain killed (his dead page asks for his successor: the morning is
+        # checked then); day 2: the Hunter voted out (his dead page asks for his shot:
+        # the vote's result is checked then); then on to the end.
         drive(phones, choose, until=lambda: all(phone.finished() for phone in phones))
+        assert {"appoint", "shoot"} <= seen, seen
 
         # The end: every card, the winners, the replay.
         for phone in phones:

@@ -4,10 +4,12 @@ served, with no outside address in them."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,7 +18,7 @@ from lupus.families import load
 from lupus.rulebooks import available
 from lupus.server import catalogue
 from lupus.server.app import STATIC
-from server_harness import Server
+from server_harness import Server, players
 
 LOCALES = Path(catalogue.__file__).resolve().parent.parent / "locales"
 OUTSIDE = re.compile(r"(?:https?:)?//(?!www\.w3\.org)[a-z0-9.-]+\.[a-z]{2,}")
@@ -95,3 +97,47 @@ def test_the_pages_are_served_and_need_no_outside_address(server: Server) -> Non
             assert served.status_code == 200, path
             # No CDN, no outside font: the pages work on a closed network.
             assert not OUTSIDE.search(text), path
+
+
+def test_a_finished_games_story_is_told_for_its_replay(server: Server) -> None:
+    """The replay page's data (GET /api/games/{id}/story): the whole game as its leader
+    saw it, every card, in the reader's language; never while the game is running (it
+    would tell every card), nor for a game that does not exist."""
+    created = server.create(
+        rules="maffia",
+        players=5,
+        host_name="Ann",
+        bot_delay=0,
+        pace=0.05,
+        seed=3,
+        timers={"day": 0.5},
+    )
+    room = created["room"]
+    story: dict[str, Any] = {}
+
+    async def play() -> None:
+        async with players(server, 1) as (host,):
+            await host.rejoin(room, created["host_token"])
+            ref = await host.send({"type": "start", "fill": "heuristic"})
+            assert (await host.answer(ref))["type"] == "ack"
+            view = await host.until("view")
+            running = httpx.get(f"{server.http}/api/games/{view['game']}/story")
+            assert running.status_code == 404, running.text
+            await host.play()
+            assert host.view is not None
+            story["game"] = host.view["game"]
+
+    asyncio.run(play())
+    told = httpx.get(f"{server.http}/api/games/{story['game']}/story?lang=sv")
+    assert told.status_code == 200, told.text
+    body = told.json()
+    assert body["game"] == story["game"] and body["rules"] == "maffia"
+    assert body["players"][0] == "Ann"
+    assert any(line.startswith("(till Ann)") or "(to Ann)" in line for line in body["lines"])
+    assert body["events"][-1]["kind"] == "game_over"
+    dealt = [event for event in body["events"] if event["kind"] == "role_dealt"]
+    assert len(dealt) == 5  # every card, as it was dealt
+    english = httpx.get(f"{server.http}/api/games/{story['game']}/story?lang=xx").json()
+    assert english["events"] == body["events"]
+    missing = httpx.get(f"{server.http}/api/games/{room}-9-00000000/story")
+    assert missing.status_code == 404

@@ -49,13 +49,26 @@ def chromium_path() -> str:
     return found
 
 
+# What a page may log as an error without being wrong: the browser's own words for a
+# connection refused while a test has the server down (the page reconnects by itself).
+EXPECTED_CONSOLE = re.compile(r"WebSocket connection to .* failed")
+
+OPEN_PHONES: list[Phone] = []
+
+
 @contextlib.contextmanager
 def browser() -> Iterator[Any]:
+    """A Chromium for one test. Every page opened in it must end without a JS error
+    (thrown, or logged to the console): the test fails otherwise."""
     with playwright_api.sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        OPEN_PHONES.clear()
         try:
             yield launched
+            errors = [f"{phone.name}: {error}" for phone in OPEN_PHONES for error in phone.errors]
+            assert not errors, "a page had a JS error:\n" + "\n".join(errors)
         finally:
+            OPEN_PHONES.clear()
             launched.close()
 
 
@@ -70,8 +83,14 @@ class Phone:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self.console)
+        OPEN_PHONES.append(self)
         self.base = base
         self.shots = shots
+
+    def console(self, message: Any) -> None:
+        if message.type == "error" and not EXPECTED_CONSOLE.search(message.text):
+            self.errors.append(f"console: {message.text}")
 
     def shot(self, label: str, *, whole: bool = False, of: str | None = None) -> Path:
         """The phone's screen as its player sees it (``whole``: the whole page; ``of``:
@@ -121,6 +140,10 @@ def open_room(host: Phone, rules: str, players: int, **more: Any) -> str:
     page.fill("#host-name", host.name)
     page.click("#create summary")
     page.fill("#pace", str(more.get("pace", 0.3)))
+    if not more.get("timers"):
+        # The rulebook's timers last up to minutes a step: these games are played
+        # without them unless a test asks for them.
+        page.check("#no-timers")
     if more.get("table"):
         page.check("#table")
     if more.get("spectators"):

@@ -26,6 +26,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from lupus.engine.event_json import to_json as event_json
+from lupus.engine.game import Game
+from lupus.engine.model import LEADER
+from lupus.narration import narrate
 from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.gate import Peer, client_key
@@ -271,6 +275,41 @@ def create_app(
             story = renders.put(("scenario", game_id), json.dumps(made).encode())
         return Response(story, media_type="application/json")
 
+    async def story(request: Request) -> Response:
+        """---
+        summary: A finished game told night by night, every card shown (the replay page)
+        parameters:
+          - {name: game, in: path, required: true, schema: {type: string}}
+          - {name: lang, in: query, required: false, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+          404: {$ref: "#/components/responses/Problem"}
+          429: {$ref: "#/components/responses/Problem"}
+        """
+        # (the scenario's own checks: a game is told once it is over and shown over)
+        peer = peer_of(request)
+        if not peer.guesses.ready():
+            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
+        game_id = str(request.path_params["game"])
+        lang = request.query_params.get("lang")
+        lang = lang if lang in catalogue.languages() else None
+        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
+        if room is not None and room.game_id == game_id and room.shown_status != "finished":
+            peer.guesses.take()
+            return problem(404, "unknown_game", "there is no finished game with that id")
+        told = renders.get(("story", game_id, lang))
+        if told is None:
+            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
+            if found is not None and not peer.renders.take():
+                return problem(429, "slow_down", "too many games asked for: wait a moment")
+            game = None if found is None else replayed(*found)
+            if game is None or not game.finished:
+                peer.guesses.take()
+                return problem(404, "unknown_game", "there is no finished game with that id")
+            made = json.dumps(game_story(game_id, game, lang)).encode()
+            told = renders.put(("story", game_id, lang), made)
+        return Response(told, media_type="application/json")
+
     schema_text: list[bytes] = []
 
     async def openapi(request: Request) -> Response:
@@ -331,6 +370,7 @@ def create_app(
             Route("/api/rooms/{code}/qr.svg", join_code),
             Route("/api/ui/{lang}", interface),
             Route("/api/games/{game}/scenario", scenario),
+            Route("/api/games/{game}/story", story),
             WebSocketRoute("/ws", AsgiEndpoint(websocket), name="websocket"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -389,6 +429,19 @@ def stored_scenario(
     replays to the same game; None while the game is not over."""
     game = replayed(header, actions)
     return game.to_scenario() if game.finished else None
+
+
+def game_story(game_id: str, game: Game, lang: str | None) -> dict[str, object]:
+    """A finished game as the replay page reads it: the game leader's view of it (every
+    event, every card, whom each private one was told), in words and as data."""
+    view = game.view(LEADER)
+    return {
+        "game": game_id,
+        "rules": game.rulebook.id,
+        "players": list(game.names),
+        "lines": narrate(view, lang),
+        "events": [event_json(event) for event in view.events],
+    }
 
 
 async def write(socket: WebSocket, send: Send, client: Client) -> None:

@@ -66,13 +66,20 @@ export function dayPanel(page) {
               {},
               h("strong", {}, page.name(target)),
               ": ",
-              t("day_votes", { count: voters.length }),
+              voters.length === 1 ? t("day_votes_one") : t("day_votes", { count: voters.length }),
               h("span", { class: "hint" }, ` (${voters.map((v) => page.name(v)).join(", ")})`),
             ),
           ),
         )
       : h("p", { class: "hint" }, t("day_no_votes")),
     abstained ? h("p", { class: "hint" }, t("day_abstained", { count: abstained })) : null,
+    ballots.has(page.seat)
+      ? h(
+          "p",
+          { class: "mine", id: "my-ballot" },
+          ballots.get(page.seat) === null ? t("you_abstained") : t("you_voted", { player: page.name(ballots.get(page.seat)) }),
+        )
+      : null,
   );
 }
 

@@ -79,8 +79,16 @@ function createSection(books) {
   const names = h("textarea", { id: "names", name: "names", rows: 4 });
   const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names);
   const hostRow = h("div", { class: "field" }, h("label", { for: "host-name" }, t("your_name")), hostName);
-  const night = number("timer-night", "", 5, 3600);
-  const day = number("timer-day", "", 10, 7200);
+  const night = number("timer-night", "", 1, 3600);
+  const day = number("timer-day", "", 1, 7200);
+  // Timers by default (the rulebook's); the host may change them or switch them off,
+  // and is told in plain words what no timers means.
+  const noTimers = h("input", { id: "no-timers", type: "checkbox" });
+  const noTimersWarning = h("p", { class: "warning", id: "no-timers-warning", role: "note", hidden: true }, t("no_timers_warning"));
+  noTimers.addEventListener("change", () => {
+    noTimersWarning.hidden = !noTimers.checked;
+    night.disabled = day.disabled = noTimers.checked;
+  });
   const pace = number("pace", 8, 0, 600, 0.1);
   const table = h("input", { id: "table", type: "checkbox" });
   // Off unless the host allows them: a spectator may be anyone, a player in a second tab.
@@ -146,6 +154,8 @@ function createSection(books) {
     if (b.languages.includes(lang())) roomLang.value = lang();
     players.min = b.min_players;
     players.max = b.max_players;
+    night.value = b.timers?.night ?? "";
+    day.value = b.timers?.day ?? "";
   }
 
   rules.addEventListener("change", () => {
@@ -180,11 +190,10 @@ function createSection(books) {
       pace: Number(pace.value || 0),
       table: !leader && table.checked,
       spectators: spectators.checked,
-      timers: {},
     };
     if (counts) settings.composition = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
-    if (night.value) settings.timers.night = Number(night.value);
-    if (day.value) settings.timers.day = Number(day.value);
+    const timers = readTimers(b);
+    if (timers !== undefined) settings.timers = timers;
     if (leader) settings.names = names.value.split("\n").map((n) => n.trim()).filter(Boolean);
     else settings.host_name = hostName.value.trim();
     const answer = await fetch("/api/rooms", {
@@ -199,6 +208,22 @@ function createSection(books) {
     }
     keep(body.room, body.host_token, true);
     location.href = `/?room=${body.room}`;
+  }
+
+  /** The timers to send: none of them (the rulebook's), the host's own, or "off". A
+   * server that gives no rulebook timers takes only the host's own. */
+  function readTimers(b) {
+    const given = (input) => (input.value === "" ? null : Number(input.value));
+    if (b.timers === undefined) {
+      const own = {};
+      if (given(night) !== null) own.night = given(night);
+      if (given(day) !== null) own.day = given(day);
+      return own;
+    }
+    if (noTimers.checked) return "off";
+    const same = given(night) === (b.timers.night ?? null) && given(day) === (b.timers.day ?? null);
+    if (same) return undefined;
+    return { night: given(night), day: given(day), steps: { ...(b.timers.steps || {}) } };
   }
 
   return h(
@@ -218,6 +243,8 @@ function createSection(books) {
       h("div", { class: "field" }, h("label", { for: "room-lang" }, t("room_language")), roomLang),
       h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),
       h("div", { class: "field" }, h("label", { for: "timer-day" }, t("timer_day")), day),
+      h("div", { class: "field check" }, noTimers, h("label", { for: "no-timers" }, t("no_timers"))),
+      noTimersWarning,
       h("div", { class: "field" }, h("label", { for: "pace" }, t("pace")), pace, h("p", { class: "hint" }, t("pace_help"))),
       h("div", { class: "field check" }, spectators, h("label", { for: "spectators" }, t("spectators"))),
     ),

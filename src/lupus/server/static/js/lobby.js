@@ -3,6 +3,8 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { hostPanel, seatControls } from "./host.js";
+import { timersCard } from "./timers.js";
 
 export function lobbyScreen(page) {
   const lobby = page.lobby;
@@ -38,7 +40,9 @@ export function lobbyScreen(page) {
     h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
     page.host && free && lobby.number === 0 ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
+    leader ? null : timersCard(page),
     page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
+    leader ? null : hostPanel(page),
   );
 }
 
@@ -79,6 +83,7 @@ function seatRow(page, seat, number) {
       controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "add_bot", seat: number, kind: kind() }) }, t("add_bot")));
     }
   }
+  controls.push(...seatControls(page, seat, number));
   const you = number === page.seat;
   return h(
     "li",

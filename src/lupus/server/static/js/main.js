@@ -3,6 +3,7 @@
 import { fill, h } from "./dom.js";
 import { choose, languages, load, preferred, t } from "./i18n.js";
 import { homePage } from "./home.js";
+import { replayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 
 async function start() {
@@ -19,8 +20,11 @@ async function start() {
   });
   document.getElementById("language-label").textContent = t("language");
   const app = document.getElementById("app");
-  const code = new URLSearchParams(location.search).get("room");
-  if (code) new RoomPage(app, code.trim().toUpperCase()).start();
+  const query = new URLSearchParams(location.search);
+  const code = query.get("room");
+  const replay = query.get("replay");
+  if (replay) replayPage(app, replay.trim());
+  else if (code) new RoomPage(app, code.trim().toUpperCase()).start();
   else homePage(app);
 }
 

@@ -3,9 +3,15 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { captainOf, dayPanel } from "./day.js";
+import { dayPanel } from "./day.js";
+import { hostPanel, seatControls } from "./host.js";
 import { leaderScreen } from "./leader.js";
 import { lupusburgBoard } from "./lupusburg.js";
+import { answersPanel, endDetails, outcomePanel, roleName, titleName } from "./outcome.js";
+import { packPanel, partners } from "./pack.js";
+import { isDead, publicTable } from "./table.js";
+
+export { roleName };
 
 export function gameScreen(page) {
   const view = page.view;
@@ -16,6 +22,8 @@ export function gameScreen(page) {
     { class: `game phase-${view.phase}`, "aria-labelledby": "phase-title" },
     statusBar(page),
     view.finished ? endBanner(page) : null,
+    view.finished ? null : outcomePanel(page),
+    answersPanel(page),
     page.seat !== null ? roleCard(page) : null,
     // Lupusburg's table before the choices: its tiles are the buttons (the list stays).
     page.book?.family === "lupusburg" ? lupusburgBoard(page) : null,
@@ -24,7 +32,28 @@ export function gameScreen(page) {
     news(page),
     tableList(page),
     page.host && !view.finished ? closeButton(page) : null,
+    hostPanel(page),
   );
+}
+
+/** The list of players, one tap away at any moment (the button in the status bar). */
+function playersSheet(page) {
+  return h(
+    "div",
+    { class: "sheet", id: "players-sheet", role: "dialog", "aria-labelledby": "sheet-title" },
+    h(
+      "div",
+      { class: "sheet-head" },
+      h("h3", { id: "sheet-title" }, t("players")),
+      h("button", { type: "button", class: "small", id: "players-close", onclick: () => toggleSheet(page) }, t("close")),
+    ),
+    playerRows(page, false),
+  );
+}
+
+function toggleSheet(page) {
+  page.playersOpen = !page.playersOpen;
+  page.render();
 }
 
 export function statusBar(page) {
@@ -35,12 +64,26 @@ export function statusBar(page) {
       : view.phase === "day"
         ? t("phase_day", { n: view.number })
         : t("phase_setup");
-  return h(
+  const alive = publicTable(page).players.filter((p) => p.alive).length;
+  // (the list of players opens under the bar, on every screen of a game)
+  return [h(
     "div",
     { class: "status" },
     h("h2", { id: "phase-title" }, view.finished ? t("game_over") : title),
     view.deadline && !view.finished ? countdown(view.deadline) : null,
-  );
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small players-button",
+        id: "players-button",
+        "aria-expanded": String(Boolean(page.playersOpen)),
+        "aria-controls": "players-sheet",
+        onclick: () => toggleSheet(page),
+      },
+      t("players_alive", { count: alive }),
+    ),
+  ), page.playersOpen ? playersSheet(page) : null];
 }
 
 function countdown(deadline) {
@@ -72,12 +115,8 @@ function holding(page) {
 
 export function deadSeats(page) {
   const dead = new Set();
-  for (const event of page.events) if (event.kind === "death") dead.add(event.data.player);
+  for (const player of publicTable(page).players) if (!player.alive) dead.add(player.seat);
   return dead;
-}
-
-export function roleName(page, rid) {
-  return page.book?.roles?.[rid]?.name || rid;
 }
 
 function roleCard(page) {
@@ -127,22 +166,42 @@ function decisions(page) {
   const view = page.view;
   if (view.finished) return null;
   if (page.seat === null) return h("p", { class: "card waiting" }, t("spectating"));
-  if (deadSeats(page).has(page.seat)) return h("p", { class: "card dead" }, t("you_are_dead"));
-  const step = page.lobby.table && view.phase === "night" ? page.nightStep() : null;
+  // A dead seat's own prompts still reach it (a Captain naming his successor, a
+  // Hunter's shot): the game waits for them.
+  const dead = isDead(page, page.seat);
+  if (dead && !view.prompts.length) return h("p", { class: "card dead" }, t("you_are_dead"));
+  const step = page.lobby.table && view.phase === "night" && !dead ? page.nightStep() : null;
   if (step && !view.prompts.length) return decoy(page, step);
   if (!view.prompts.length) {
     return h(
-      "p",
+      "div",
       { class: "card waiting", role: "status" },
-      view.phase === "night" ? t("night_sleep") : t("waiting_others"),
+      h("p", {}, view.phase === "night" ? t("night_sleep") : t("waiting_others")),
+      mineLine(page),
     );
   }
   return h(
     "div",
-    { class: "card decide", role: "group", "aria-labelledby": "decide-title", dataset: { step: step || "" } },
+    { class: `card decide${dead ? " dead-decide" : ""}`, role: "group", "aria-labelledby": "decide-title", dataset: { step: step || "" } },
     h("h3", { id: "decide-title" }, t(step ? "tap_title" : "your_turn")),
+    dead ? h("p", { class: "hint dead-note" }, t("dead_decide")) : null,
+    packPanel(page),
     view.prompts.map((prompt) => promptButtons(page, prompt)),
+    mineLine(page),
   );
+}
+
+/** What this seat chose last in the step shown ("You voted Bob"), while it lasts. */
+function mineLine(page) {
+  const mine = page.mine;
+  const view = page.view;
+  if (!mine || mine.phase !== view.phase || mine.number !== view.number) return null;
+  const target = typeof mine.args[0] === "number" ? mine.args[0] : null;
+  let text;
+  if (mine.verb === "vote" && target !== null) text = t("you_voted", { player: page.name(target) });
+  else if (mine.verb === "abstain") text = t("you_abstained");
+  else text = t("you_chose", { choice: mine.label });
+  return h("p", { class: "mine", role: "status" }, text);
 }
 
 /** At one table, a phone with nothing to do at a night step still asks for a tap, and
@@ -184,17 +243,31 @@ function decoy(page, step) {
 /** A button that answers a prompt with one of its choices (`seat`: a game leader's
  * answer for that seat). */
 export function actButton(page, verb, choice, className, seat) {
+  const chosen = seat === undefined && chosenNow(page, verb, choice.args);
+  // (a partner of the pack is marked among the choices too)
+  const mate = seat === undefined && choice.args.length === 1 && partners(page).has(choice.args[0]);
   return h(
     "button",
     {
       type: "button",
-      class: className,
+      class: chosen ? `${className} chosen` : className,
       disabled: page.busy,
+      "aria-pressed": chosen ? "true" : null,
       dataset: { verb, args: JSON.stringify(choice.args) },
-      onclick: () => page.act(verb, choice.args, seat),
+      onclick: () => page.act(verb, choice.args, seat, choice.label),
     },
     choice.label,
+    mate ? h("span", { class: "tag partner-tag" }, t("partner")) : null,
   );
+}
+
+/** Whether this choice is the one the seat holds now in a step it may still change
+ * (the pack's: `view.pack`). */
+function chosenNow(page, verb, args) {
+  const pack = page.view?.pack;
+  if (!Array.isArray(pack)) return false;
+  const own = pack.find((entry) => entry.seat === page.seat);
+  return Boolean(own) && own.target !== null && args.length === 1 && args[0] === own.target && verb !== "pass";
 }
 
 export function promptButtons(page, prompt, seat) {
@@ -230,40 +303,37 @@ export function news(page) {
 }
 
 export function tableList(page) {
+  return h("div", { class: "players card" }, h("h3", {}, t("players")), playerRows(page, true));
+}
+
+/** Every seat, alive or dead, with its public card and titles; `controls`: the host's
+ * buttons for each seat too. */
+function playerRows(page, controls) {
   const lobby = page.lobby;
-  const dead = deadSeats(page);
-  const captain = captainOf(page);
+  const bySeat = new Map(publicTable(page).players.map((p) => [p.seat, p]));
+  const mates = partners(page);
   return h(
-    "div",
-    { class: "players card" },
-    h("h3", {}, t("players")),
-    h(
-      "ul",
-      { class: "seats" },
-      lobby.seats.map((seat, number) => {
-        if (!seat) return null;
-        const gone = dead.has(number);
-        const controls = [];
-        if (page.host && !page.view.finished && seat.person && number !== lobby.host_seat) {
-          controls.push(
-            seat.bot
-              ? h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: null }) }, t("give_back"))
-              : h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: "heuristic" }) }, t("hand_over")),
-          );
-        }
-        return h(
-          "li",
-          { class: `seat${gone ? " gone" : ""}${number === page.seat ? " you" : ""}` },
-          h("span", { class: "seat-name" }, seat.name),
-          gone ? h("span", { class: "tag dead-tag" }, t("dead")) : null,
-          number === captain ? h("span", { class: "tag" }, page.book?.names?.captain || t("captain")) : null,
-          number === page.seat ? h("span", { class: "tag" }, t("you")) : null,
-          seat.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
-          !seat.bot && !seat.connected && lobby.mode === "players" ? h("span", { class: "tag muted" }, t("away")) : null,
-          h("span", { class: "controls" }, controls),
-        );
-      }),
-    ),
+    "ul",
+    { class: "seats" },
+    lobby.seats.map((seat, number) => {
+      if (!seat) return null;
+      const known = bySeat.get(number);
+      const gone = known ? !known.alive : false;
+      return h(
+        "li",
+        { class: `seat${gone ? " gone" : ""}${number === page.seat ? " you" : ""}`, dataset: { seat: String(number) } },
+        h("span", { class: "seat-name" }, seat.name),
+        gone ? h("span", { class: "tag dead-tag" }, t("dead")) : null,
+        known?.card ? h("span", { class: "tag card-tag" }, roleName(page, known.card)) : null,
+        (known?.titles || []).map((title) => h("span", { class: "tag title-tag" }, titleName(page, title))),
+        mates.has(number) ? h("span", { class: "tag partner-tag" }, t("partner")) : null,
+        number === page.seat ? h("span", { class: "tag" }, t("you")) : null,
+        number === lobby.host_seat ? h("span", { class: "tag host-tag" }, t("host")) : null,
+        seat.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
+        !seat.bot && !seat.connected && lobby.mode === "players" ? h("span", { class: "tag muted" }, t("away")) : null,
+        controls ? h("span", { class: "controls" }, seatControls(page, seat, number)) : null,
+      );
+    }),
   );
 }
 
@@ -271,7 +341,7 @@ export function closeButton(page) {
   return h(
     "div",
     { class: "host card" },
-    h("p", { class: "hint" }, t("close_help")),
+    h("p", { class: "hint" }, t(page.view.deadline ? "close_help_timed" : "close_help")),
     h(
       "button",
       {
@@ -288,10 +358,14 @@ export function closeButton(page) {
 export function endBanner(page) {
   const over = [...page.events].reverse().find((event) => event.kind === "game_over");
   const won = over && page.seat !== null && over.data.winners.includes(page.seat);
+  const replay = `${location.origin}/?replay=${encodeURIComponent(page.view.game)}`;
   return h(
     "div",
     { class: "card end", role: "status" },
     h("p", { class: "result" }, over ? t(won ? "you_won" : page.seat === null || page.seat === -1 ? "game_ended" : "you_lost") : t("game_ended")),
+    endDetails(page),
+    h("p", {}, h("a", { href: replay, class: "replay-link", id: "replay-link" }, t("replay_link"))),
+    h("p", { class: "hint" }, t("replay_share")),
     h("p", {}, h("a", { href: `/api/games/${page.view.game}/scenario`, download: `${page.view.game}.json` }, t("download"))),
     page.host ? h("button", { type: "button", class: "primary", id: "again", onclick: () => page.send({ type: "again" }) }, t("play_again")) : null,
   );

@@ -15,7 +15,7 @@ export class RoomPage {
     this.app = app;
     this.code = code;
     this.seat = undefined; // a seat number, -1 (a game leader) or null (a spectator)
-    this.host = false;
+    this.welcomeHost = false; // what `welcome.host` said on entering
     this.lobby = null;
     this.view = null; // the latest view frame, its events and lines merged in
     this.events = [];
@@ -34,8 +34,27 @@ export class RoomPage {
     );
   }
 
+  /** Whether this page holds host powers now: the seat the lobby names (they pass on
+   * when the host is gone), or, for a host without a seat, what the welcome said. */
+  get host() {
+    const holder = this.lobby?.host_seat;
+    if (holder !== null && holder !== undefined && this.seat !== null && this.seat !== undefined && this.seat >= 0) {
+      return holder === this.seat;
+    }
+    return this.welcomeHost;
+  }
+
   async start() {
     document.getElementById("where").textContent = this.code;
+    // A join link the host made for this seat (`new_link`) carries its token: kept like
+    // the one a join gives, and taken out of the address bar at once.
+    const params = new URLSearchParams(location.search);
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    const given = params.get("token") || fragment.get("token");
+    if (given) {
+      keep(this.code, given, false);
+      history.replaceState(null, "", `/?room=${encodeURIComponent(this.code)}`);
+    }
     const mine = kept(this.code);
     if (mine) {
       this.entering = { type: "rejoin", room: this.code, token: mine.token, lang: lang() };
@@ -100,7 +119,7 @@ export class RoomPage {
     switch (frame.type) {
       case "welcome":
         this.seat = frame.seat;
-        this.host = frame.host;
+        this.welcomeHost = frame.host;
         if (frame.token) {
           keep(this.code, frame.token, frame.host);
           this.entering = { type: "rejoin", room: this.code, token: frame.token, lang: lang() };
@@ -165,7 +184,7 @@ export class RoomPage {
   /** At one table, the host's device reads the public story aloud (narrator.js). */
   narrate() {
     const mine = kept(this.code);
-    if (this.narrator || !this.lobby.table || !this.host || !mine) return;
+    if (this.narrator || !this.lobby.table || !this.welcomeHost || !mine) return;
     this.narrator = new Narrator(this, mine.token);
     this.narrator.draw();
     this.narrator.start();
@@ -194,9 +213,15 @@ export class RoomPage {
     if (frame.from === 0) this.lines = [];
     this.lines.push(...frame.lines);
     this.fresh = frame.lines;
+    // The public table comes with the views; one without it keeps the last one told.
+    if (frame.public === undefined && this.view && frame.from !== 0 && frame.game === this.view.game) {
+      frame.public = this.view.public;
+    }
     this.view = frame;
     this.busy = false;
     const prompts = JSON.stringify(frame.prompts);
+    // What the seat chose is shown until another step asks it something new.
+    if (this.mine && (frame.from === 0 || (frame.prompts.length && prompts !== this.mine.prompts))) this.mine = null;
     if (frame.waiting && prompts !== this.lastPrompts) announce(t("your_turn"));
     this.lastPrompts = prompts;
   }
@@ -214,9 +239,13 @@ export class RoomPage {
     });
   }
 
-  act(verb, args, seat) {
+  act(verb, args, seat, label) {
     if (this.busy || !this.view) return;
     this.busy = true;
+    if (seat === undefined) {
+      const prompts = JSON.stringify(this.view.prompts);
+      this.mine = { verb, args, label: label || verb, phase: this.view.phase, number: this.view.number, prompts };
+    }
     this.render();
     if (this.view.phase === "night") this.tapped = this.nightStep();
     const message = { type: "act", verb, args, state_id: this.view.state_id };

@@ -1,0 +1,95 @@
+// Host powers: whoever holds them now (`lobby.host_seat`, or `welcome.host` for a host
+// without a seat) gets these controls; everyone sees who holds them. He may pass them
+// to another person, let a bot play a seat, and give a seat a new join link (its old one
+// stops working at once): shown with its QR code, for a player on another device.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { qrElement } from "./qr.js";
+
+/** The host's buttons for one seat of the table. */
+export function seatControls(page, seat, number) {
+  const lobby = page.lobby;
+  const controls = [];
+  if (!page.host || !seat || number === page.seat) return controls;
+  const over = page.view?.finished;
+  if (seat.person && lobby.mode === "players" && !over && lobby.number > 0) {
+    controls.push(
+      seat.bot
+        ? h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: null }).catch(() => {}) }, t("give_back"))
+        : h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: "heuristic" }).catch(() => {}) }, t("hand_over")),
+    );
+  }
+  if (seat.person && lobby.mode === "players") {
+    controls.push(
+      h("button", { type: "button", class: "small pass-host", dataset: { seat: String(number) }, onclick: () => passHost(page, number) }, t("pass_host")),
+      h("button", { type: "button", class: "small new-link", dataset: { seat: String(number) }, onclick: () => newLink(page, number) }, t("new_link")),
+    );
+  }
+  return controls;
+}
+
+function passHost(page, seat) {
+  page.send({ type: "pass_host", seat }).then(() => page.toast(t("host_passed", { player: page.name(seat) }))).catch(() => {});
+}
+
+function newLink(page, seat) {
+  page
+    .send({ type: "new_link", seat })
+    .then((ack) => {
+      if (!ack.url) return;
+      page.newLink = { seat, url: ack.url };
+      page.render();
+    })
+    .catch(() => {});
+}
+
+/** Who holds host powers now, and the new join link the host made, if any. */
+export function hostPanel(page) {
+  const lobby = page.lobby;
+  if (!lobby || lobby.mode !== "players") return null;
+  const holder = lobby.host_seat;
+  const link = page.host ? page.newLink : null;
+  return h(
+    "div",
+    { class: "card host-info" },
+    h(
+      "p",
+      { class: "host-holder", id: "host-holder" },
+      holder === null || holder === undefined ? t("host_none") : holder === page.seat ? t("host_you") : t("host_is", { player: page.name(holder) }),
+    ),
+    link ? linkCard(page, link) : null,
+  );
+}
+
+function linkCard(page, link) {
+  return h(
+    "div",
+    { class: "new-link-card", id: "new-link-card" },
+    h("h3", {}, t("new_link_title", { player: page.name(link.seat) })),
+    h("p", { class: "hint" }, t("new_link_help")),
+    qrElement(link.url, 5, t("qr_alt", { link: link.url })),
+    h("p", {}, h("a", { href: link.url, class: "join-link", id: "new-link-url" }, link.url)),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        onclick: () => navigator.clipboard?.writeText(link.url).then(() => page.toast(t("copied"))),
+      },
+      t("copy_link"),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small",
+        onclick: () => {
+          page.newLink = null;
+          page.render();
+        },
+      },
+      t("close"),
+    ),
+  );
+}

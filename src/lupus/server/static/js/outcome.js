@@ -1,0 +1,182 @@
+// What happened, on every phone without a click: the morning's news (who died, how as
+// far as the rulebook makes it public, the card where it is revealed, or that nobody
+// died), the vote's result with its count, and the answers the seat alone was given
+// (the Seer's vision, the Detective's). Drawn from the public table (table.js) and the
+// events told to this seat; every word from the locale or the rulebook.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { align } from "./leader_story.js";
+import { publicTable } from "./table.js";
+
+/** A role's name in the rulebook. */
+export function roleName(page, rid) {
+  return page.book?.roles?.[rid]?.name || rid;
+}
+
+/** A side's name in the rulebook ("the Werewolves"). */
+export function sideName(page, faction) {
+  const names = page.book?.names || {};
+  if (names[faction]) return names[faction];
+  const role = Object.values(page.book?.roles || {}).find((r) => r.faction === faction);
+  return role?.side || faction;
+}
+
+/** A title's name in the rulebook (the Captain, the Burgomaster). */
+export function titleName(page, title) {
+  return page.book?.names?.[title] || t(`title_${title}`);
+}
+
+/** How someone died, in the rulebook's names ("killed by the Werewolves"). */
+export function causeText(page, cause) {
+  if (!cause) return null;
+  const names = page.book?.names || {};
+  const known = t(`cause_${cause}`, { pack: names.pack || "", village: names.village || "" });
+  return known === `cause_${cause}` ? null : known;
+}
+
+function seatName(page, seat) {
+  const found = publicTable(page).players.find((p) => p.seat === seat);
+  return found ? found.name : page.name(seat);
+}
+
+/** The sentence the server's narration told for the latest event that `wanted`, in the
+ * rulebook's own words and the reader's language (null if the lines do not line up). */
+export function sentenceOf(page, wanted) {
+  const at = align(page.events, page.lines);
+  if (!at) return null;
+  for (let i = page.events.length - 1; i >= 0; i--) {
+    if (at[i] !== null && wanted(page.events[i])) return page.lines[at[i]];
+  }
+  return null;
+}
+
+function inPhase(outcome, event) {
+  return event.audience === null && event.number === outcome.number;
+}
+
+export function votesText(count) {
+  return count === 1 ? t("day_votes_one") : t("day_votes", { count });
+}
+
+/** The last phase's outcome: a card at the top of the game screen. */
+export function outcomePanel(page) {
+  const outcome = publicTable(page).outcome;
+  if (!outcome || outcome.number < 1 || outcome.phase === "setup") return null;
+  const night = outcome.phase === "night";
+  const deaths = (outcome.deaths || []).map((death) => {
+    // (in Lupusburg a character dies, one of the player's two houses)
+    const told =
+      death.house !== undefined && death.house !== null
+        ? sentenceOf(page, (e) => e.kind === "character_dies" && e.audience === null && e.data.house === death.house)
+        : sentenceOf(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
+    const how = causeText(page, death.cause);
+    return h(
+      "li",
+      { class: "death", dataset: { seat: String(death.seat) } },
+      h("strong", { class: "who" }, seatName(page, death.seat)),
+      death.card ? h("span", { class: "tag death-card" }, roleName(page, death.card)) : null,
+      h("span", { class: "how" }, told || (how ? t("death_cause", { how }) : t("death_plain"))),
+    );
+  });
+  const said = (kind, key) => sentenceOf(page, (e) => e.kind === kind && inPhase(outcome, e)) || t(key);
+  let quiet = null;
+  if (!deaths.length) {
+    if (night) quiet = outcome.failed_attempt ? said("failed_attempt", "failed_attempt") : said("no_death", "nobody_died");
+    else quiet = said("no_elimination", "nobody_eliminated");
+  }
+  const votes = !night && outcome.votes?.length
+    ? h(
+        "ul",
+        { class: "outcome-votes" },
+        outcome.votes
+          .filter((row) => row.votes > 0)
+          .map((row) =>
+            h(
+              "li",
+              { dataset: { seat: String(row.seat) } },
+              // (in Lupusburg the votes go to a character: one of the player's houses)
+              h("strong", {}, row.house === undefined || row.house === null ? seatName(page, row.seat) : t("lb_house", { player: seatName(page, row.seat), n: row.house - 2 * row.seat + 1 })),
+              ": ",
+              votesText(row.votes),
+            ),
+          ),
+      )
+    : null;
+  return h(
+    "div",
+    { class: `card outcome outcome-${outcome.phase}`, role: "status", "aria-live": "polite", id: "outcome" },
+    h("h3", {}, night ? t("morning_title", { n: outcome.number }) : t("vote_result_title", { n: outcome.number })),
+    deaths.length ? h("ul", { class: "deaths" }, deaths) : h("p", { class: "quiet" }, quiet),
+    night && deaths.length && outcome.failed_attempt ? h("p", {}, said("failed_attempt", "failed_attempt")) : null,
+    votes,
+  );
+}
+
+/** What this seat alone was told about another's card: the latest vision or
+ * inspection as a card, the earlier ones under it. */
+export function answersPanel(page) {
+  if (page.seat === null || page.seat < 0) return null;
+  const answers = [];
+  for (const event of page.events) {
+    if (!event.audience || !event.audience.includes(page.seat)) continue;
+    const data = event.data;
+    if (event.kind === "vision" && data.player !== page.seat) {
+      answers.push({ seat: data.player, text: roleName(page, data.role), number: event.number });
+    } else if (event.kind === "inspection" && data.by === page.seat) {
+      answers.push({ seat: data.player, text: t("answer_side", { side: sideName(page, data.side) }), number: event.number });
+    }
+  }
+  if (!answers.length) return null;
+  const latest = answers[answers.length - 1];
+  const earlier = answers.slice(0, -1);
+  return h(
+    "div",
+    { class: "card answer", role: "status", id: "answer" },
+    h("h3", {}, t("answer_title")),
+    h("p", { class: "answer-card" }, h("span", { class: "who" }, seatName(page, latest.seat)), h("strong", { class: "what" }, latest.text)),
+    earlier.length
+      ? h("ul", { class: "hint earlier" }, earlier.map((a) => h("li", {}, t("answer_line", { player: seatName(page, a.seat), answer: a.text, n: a.number }))))
+      : null,
+  );
+}
+
+/** The end: every card, the winners, the replay to share. */
+export function endDetails(page) {
+  const over = [...page.events].reverse().find((event) => event.kind === "game_over");
+  if (!over) return null;
+  const data = over.data;
+  const winners = new Set(data.winners || []);
+  const seats = (page.lobby?.seats || []).map((seat, number) => [seat, number]).filter(([seat]) => seat);
+  const cardsOf = (number) => {
+    if (data.roles) return data.roles[String(number)] ? [roleName(page, data.roles[String(number)])] : [];
+    if (data.characters) {
+      return [2 * number, 2 * number + 1].map((house) => data.characters[String(house)]).filter(Boolean).map((c) => roleName(page, c));
+    }
+    return [];
+  };
+  return h(
+    "div",
+    { class: "end-cards" },
+    data.winner ? h("p", { class: "winner-side" }, t("winners_side", { side: sideName(page, data.winner) })) : null,
+    h(
+      "table",
+      { class: "all-cards" },
+      h("caption", {}, t("every_card")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("leader_player")), h("th", { scope: "col" }, t("leader_card")), h("th", { scope: "col" }, t("result_col")))),
+      h(
+        "tbody",
+        {},
+        seats.map(([seat, number]) =>
+          h(
+            "tr",
+            { class: winners.has(number) ? "winner" : "", dataset: { seat: String(number) } },
+            h("th", { scope: "row" }, seat.name),
+            h("td", {}, cardsOf(number).join(" + ")),
+            h("td", {}, winners.has(number) ? t("won") : ""),
+          ),
+        ),
+      ),
+    ),
+  );
+}

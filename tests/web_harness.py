@@ -201,6 +201,10 @@ def play_out(
     ``stall`` seconds the host closes the step, as a host at a table would."""
     deadline = time.monotonic() + limit
     moved = time.monotonic()
+    # What each phone tapped last: a choice that stays open once made (a vote may be
+    # changed until the step closes) is not tapped again and again, so that a step
+    # waiting for someone else stalls, and the host closes it.
+    tapped: dict[str, tuple[str, str, str]] = {}
     while time.monotonic() < deadline:
         if until is not None and until():
             return
@@ -212,7 +216,20 @@ def play_out(
             chosen = pick(phone.choices())
             if chosen is not None:
                 with contextlib.suppress(playwright_api.Error):
+                    # (the phase, and at one table the night's step: a tap each)
+                    where = chosen.evaluate(
+                        "b => (document.getElementById('phase-title')?.innerText || '')"
+                        " + '|' + (b.closest('.decide')?.dataset.step || '')"
+                    )
+                    key = (
+                        str(where),
+                        chosen.get_attribute("data-verb") or "",
+                        chosen.get_attribute("data-args") or "",
+                    )
+                    if tapped.get(phone.name) == key:
+                        continue
                     chosen.click(timeout=2000)
+                    tapped[phone.name] = key
                     moved = time.monotonic()
         if time.monotonic() - moved > stall:
             close = host.page.query_selector("#close-step")

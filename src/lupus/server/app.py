@@ -240,6 +240,19 @@ def create_app(
         # (the text the room's clients are sent, written once per change)
         return Response(room.lobby_text(), media_type="application/json")
 
+    def not_told_yet(peer: Peer, game_id: str) -> Response | None:
+        """The refusal of a finished game's record (its scenario, its story) to a client
+        guessing too fast, or of a game not shown over yet: one that ended in a step the
+        night's pacing still holds back is not over for its players, its end (and every
+        card) is told when they are shown it. None: go on."""
+        if not peer.guesses.ready():
+            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
+        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
+        if room is not None and room.game_id == game_id and room.shown_status != "finished":
+            peer.guesses.take()
+            return problem(404, "unknown_game", "there is no finished game with that id")
+        return None
+
     async def scenario(request: Request) -> Response:
         """---
         summary: A finished game as a scenario file (docs/scenarios.md)
@@ -251,15 +264,10 @@ def create_app(
           429: {$ref: "#/components/responses/Problem"}
         """
         peer = peer_of(request)
-        if not peer.guesses.ready():
-            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
         game_id = str(request.path_params["game"])
-        # A game that ended in a step the night's pacing still holds back is not over
-        # for its players yet: its end (and every card) is told when they are shown it.
-        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
-        if room is not None and room.game_id == game_id and room.shown_status != "finished":
-            peer.guesses.take()
-            return problem(404, "unknown_game", "there is no finished game with that id")
+        refused = not_told_yet(peer, game_id)
+        if refused is not None:
+            return refused
         story = renders.get(("scenario", game_id))
         if story is None:
             found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
@@ -288,15 +296,12 @@ def create_app(
         """
         # (the scenario's own checks: a game is told once it is over and shown over)
         peer = peer_of(request)
-        if not peer.guesses.ready():
-            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
         game_id = str(request.path_params["game"])
+        refused = not_told_yet(peer, game_id)
+        if refused is not None:
+            return refused
         lang = request.query_params.get("lang")
         lang = lang if lang in catalogue.languages() else None
-        room = hub.rooms.get(game_id.split("-", 1)[0].upper())
-        if room is not None and room.game_id == game_id and room.shown_status != "finished":
-            peer.guesses.take()
-            return problem(404, "unknown_game", "there is no finished game with that id")
         told = renders.get(("story", game_id, lang))
         if told is None:
             found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None

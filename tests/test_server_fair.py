@@ -517,11 +517,11 @@ def test_every_night_step_looks_the_same_whoever_holds_its_card(server: Server, 
     coverage: Counter[tuple[str, str]] = Counter()
     for table in tables:
         table.check(coverage)
-    answered = Counter()
+    answered: Counter[str] = Counter()  # how many steps each kind of probe was answered in
     for table in tables:
         for watcher in [table.seats[s] for s in table.watchers]:
             for seen in table.observed(watcher):
-                answered.update(seen.answers)
+                answered.update(seen.answers.keys())
     assert all(answered[kind] for kind in ("chat", "current", "old")), answered
     for step, holders in COVERED[rules].items():
         for holder in holders:

@@ -68,7 +68,8 @@ class Den:
 def lead(view: View, first: bool = False) -> int | None:
     """``Den.lead`` of the view's own seat, read in one pass over the newest private
     events (what a bot asks at every decision of a pack step): None unless the seat
-    has chosen in the open pack step (or, ``first``, is one of its members at all)."""
+    has chosen in the open pack step; with ``first``, also before its first choice
+    (the caller holds the pack's prompt: the seat is a member)."""
     if view.finished:
         return None
     me = view.seat
@@ -81,12 +82,13 @@ def lead(view: View, first: bool = False) -> int | None:
             if kind == "pack_choice":
                 member = event.seat("player")
                 if member not in latest:
-                    latest[member] = event.maybe_seat("target")
+                    named = event.data.get("target")  # (a seat, or None: asleep)
+                    latest[member] = named if isinstance(named, int) else None
                 continue
             if kind != "pack":
                 return None  # (the step is over, or another step's news)
-            if me not in latest and not (first and me in event.seat_texts("roles")):
-                return None  # (my first choice in the step, or not a member)
+            if me not in latest and not first:
+                return None  # (my first choice in the step)
             counts: dict[int, int] = {}
             for member, target in latest.items():
                 if member != me and target is not None:

@@ -25,11 +25,14 @@ from lupus.engine.views import View
 class RandomBot:
     name = "random"
 
+    def __init__(self) -> None:
+        self.agree: dict[str, bool] = {}  # rulebook digest -> its pack must agree
+
     def act(self, view: View, rng: random.Random) -> Action:
         prompts = view.prompts
         only = sole(prompts)
         if only is not None:
-            joined = rejoin(view, only)
+            joined = self.rejoin(view, only)
             if joined is not None:
                 return joined
             # One verb, the usual case: the same draw as below, without listing the pairs.
@@ -38,6 +41,22 @@ class RandomBot:
         choices = [(p.verb, args) for p in pool for args in p.choices]
         verb, args = choices[below(rng, len(choices))]
         return Action(view.seat, verb, args)
+
+    def rejoin(self, view: View, prompt: Prompt) -> Action | None:
+        """A pack member joins the others' lead (see the module); None for any other
+        decision, told apart by the seat's newest private event (a choice in the den),
+        which costs one look."""
+        newest = view.newest_private()
+        if newest is None or newest.kind != "pack_choice":
+            return None
+        digest = view.setup.digest
+        agree = self.agree.get(digest)
+        if agree is None:
+            agree = self.agree[digest] = view.book.mechanics.pack_must_agree
+        target = lead(view, agree)
+        if target is None or not prompt.allows((target,)):
+            return None
+        return Action(view.seat, prompt.verb, (target,))
 
 
 def sole(prompts: tuple[Prompt, ...]) -> Prompt | None:
@@ -52,16 +71,3 @@ def sole(prompts: tuple[Prompt, ...]) -> Prompt | None:
                 return None
             found = prompt
     return found
-
-
-def rejoin(view: View, prompt: Prompt) -> Action | None:
-    """A pack member joins the others' lead (see the module); None for any other
-    decision, told apart by the seat's newest private event (a choice in the den),
-    which costs one look."""
-    newest = view.newest_private()
-    if newest is None or newest.kind != "pack_choice":
-        return None
-    target = lead(view, view.book.mechanics.pack_must_agree)
-    if target is None or not prompt.allows((target,)):
-        return None
-    return Action(view.seat, prompt.verb, (target,))

@@ -35,7 +35,6 @@ class Step(Generic[G]):
     """
 
     id: ClassVar[str] = "step"  # (class-level: read from an outside subclass too)
-    may_stall: ClassVar[bool] = False  # whether ``stalled`` may ever say yes
     closed: bool = False
 
     def begin(self, game: G) -> bool:

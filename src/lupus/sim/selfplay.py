@@ -32,7 +32,8 @@ game stops and counts as having no winner (``no_winner`` in the results)."""
 
 STALL_AFTER: Final = 4
 """A pack is ``stalled`` only after every member (two at least) has chosen twice: the
-simulator asks a pack's step only then, and no other step at all."""
+simulator asks a step only after as many actions in it (a call a step, the default
+answering no, is cheaper than reading a class's flag at every step)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -97,18 +98,16 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         bots.append(bot)
     actions = 0
     step, budget = game.step, 0
-    pack = step is not None and step.may_stall
     patience = 4 * game.n
     while not game.finished:
         if game.step is not step:
             step, budget = game.step, 0
-            pack = step is not None and step.may_stall  # (read once a step)
         budget += 1
         seat = game.first_waiting()
         # The leader's timer: a step that waits on nobody, or that bots keep reopening
         # (a pack still split after every member has chosen twice: four choices at
         # least), is closed, as a server's timer would.
-        stalled = pack and budget > STALL_AFTER and step is not None and step.stalled(game)
+        stalled = budget > STALL_AFTER and step is not None and step.stalled(game)
         if seat is not None and budget <= patience and not stalled:
             # (``view_of``: the seat comes from the game itself, nothing to check)
             game.apply(bots[seat].act(view_of(game, seat), rng))

@@ -40,8 +40,6 @@ class PackBallot(Ballot):
     """A ballot that resolves on agreement (see the module); subclasses set ``voters``
     in ``begin`` and call ``pack_begins`` there."""
 
-    may_stall = True
-
     def __init__(self) -> None:
         super().__init__()
         self.must_agree = True

@@ -253,6 +253,28 @@ def create_app(
             return problem(404, "unknown_game", "there is no finished game with that id")
         return None
 
+    def rendered(
+        peer: Peer,
+        key: tuple[object, ...],
+        game_id: str,
+        what: str,
+        make: Callable[[Any], bytes | None],
+    ) -> Response:
+        """A finished game's record as ``make`` writes it from the stored game, kept in
+        the renders; a wrong id costs the client a guess, a new render one of its
+        renders."""
+        text = renders.get(key)
+        if text is None:
+            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
+            if found is not None and not peer.renders.take():
+                return problem(429, "slow_down", f"too many {what} asked for: wait a moment")
+            made = None if found is None else make(found)
+            if made is None:
+                peer.guesses.take()
+                return problem(404, "unknown_game", "there is no finished game with that id")
+            text = renders.put(key, made)
+        return Response(text, media_type="application/json")
+
     async def scenario(request: Request) -> Response:
         """---
         summary: A finished game as a scenario file (docs/scenarios.md)
@@ -268,20 +290,15 @@ def create_app(
         refused = not_told_yet(peer, game_id)
         if refused is not None:
             return refused
-        story = renders.get(("scenario", game_id))
-        if story is None:
-            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
-            if found is not None and not peer.renders.take():
-                return problem(429, "slow_down", "too many scenarios asked for: wait a moment")
-            # A running game's scenario holds every card: only a finished one is given.
-            # The stored game itself says so (not its room, which may have expired or
-            # failed to be restored while the game was still running).
-            made = None if found is None else stored_scenario(*found)
-            if made is None:
-                peer.guesses.take()
-                return problem(404, "unknown_game", "there is no finished game with that id")
-            story = renders.put(("scenario", game_id), json.dumps(made).encode())
-        return Response(story, media_type="application/json")
+
+        # A running game's scenario holds every card: only a finished one is given. The
+        # stored game itself says so (not its room, which may have expired or failed to
+        # be restored while the game was still running).
+        def made(found: Any) -> bytes | None:
+            scenario = stored_scenario(*found)
+            return None if scenario is None else json.dumps(scenario).encode()
+
+        return rendered(peer, ("scenario", game_id), game_id, "scenarios", made)
 
     async def story(request: Request) -> Response:
         """---
@@ -302,18 +319,14 @@ def create_app(
             return refused
         lang = request.query_params.get("lang")
         lang = lang if lang in catalogue.languages() else None
-        told = renders.get(("story", game_id, lang))
-        if told is None:
-            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
-            if found is not None and not peer.renders.take():
-                return problem(429, "slow_down", "too many games asked for: wait a moment")
-            game = None if found is None else replayed(*found)
+
+        def made(found: Any) -> bytes | None:
+            game = replayed(*found)
             if game is None or not game.finished:
-                peer.guesses.take()
-                return problem(404, "unknown_game", "there is no finished game with that id")
-            made = json.dumps(game_story(game_id, game, lang)).encode()
-            told = renders.put(("story", game_id, lang), made)
-        return Response(told, media_type="application/json")
+                return None
+            return json.dumps(game_story(game_id, game, lang)).encode()
+
+        return rendered(peer, ("story", game_id, lang), game_id, "games", made)
 
     schema_text: list[bytes] = []
 

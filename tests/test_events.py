@@ -399,15 +399,15 @@ def mutated(draw: st.DrawFn) -> tuple[str, object]:
         if move == "top":
             obj[draw(NAMES)] = draw(JUNK)
         elif move == "drop" and obj:
-            del obj[draw(st.sampled_from(sorted(obj)))]
+            del obj[draw(st.sampled_from(sorted(obj, key=repr)))]
         elif move == "field" and isinstance(data, dict):
             data[draw(NAMES)] = draw(JUNK)
         elif move == "drop_field" and isinstance(data, dict) and data:
-            del data[draw(st.sampled_from(sorted(data)))]
+            del data[draw(st.sampled_from(sorted(data, key=repr)))]
         elif move in ("key", "item") and isinstance(data, dict) and data:
-            field = data[draw(st.sampled_from(sorted(data)))]
+            field = data[draw(st.sampled_from(sorted(data, key=repr)))]
             if isinstance(field, dict) and field:
-                key = draw(st.sampled_from(sorted(field)))
+                key = draw(st.sampled_from(sorted(field, key=repr)))
                 if move == "key":
                     field[draw(NAMES)] = field.pop(key)
                 else:

@@ -53,7 +53,12 @@ Frame = dict[str, Any]
 
 PACE = 0.15  # seconds: a step without a timer lasts 0.15 to 0.45 s
 TIMER = 0.25  # the night timer, in the tables that have one
-DAY = 0.25  # a day timer for maffia's open-ended nominations
+DAY = 0.25  # a day timer for maffia's steps that no decision ends (the defence)
+DAY_STEPS = {"nominations": 2.0, "banishment": 20.0}
+"""Maffia's day steps whose decisions shape the game: the nominations end only on their
+timer, long enough for every seat's under load; the banishment ends at the last ballot.
+(A shorter one closed before a loaded machine's ballots came, and the game went another
+way than its plan.)"""
 SLACK = 1.0  # how much later than its minimum a step nobody acts in may end
 TOLERANCE = 2e-3  # the views' times are to the millisecond
 
@@ -347,6 +352,7 @@ class Table:
             timers["night"] = self.timer
         if plan.rules == "maffia":
             timers["day"] = DAY
+            timers["steps"] = DAY_STEPS
         created = self.server.create(
             rules=plan.rules,
             players=plan.players,

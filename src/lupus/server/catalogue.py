@@ -72,6 +72,8 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         "options": {key: spec.default for key, spec in book.options.items()},
         # The timers a room of this rulebook gets unless its host chooses others or none.
         "timers": book.timers.model_dump(),
+        # At one table, how many taps every living phone gives each night step.
+        "table_taps": dict(book.table.taps),
         "option_specs": {
             key: {
                 "type": spec.type,

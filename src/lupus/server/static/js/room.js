@@ -191,17 +191,6 @@ export class RoomPage {
     this.narrator.start();
   }
 
-  /** The current night step, as everyone can tell it (the public `wake` calls): at one
-   * table every phone asks for a tap at each (play.js). */
-  nightStep() {
-    let wakes = 0;
-    for (const event of this.events) {
-      if (event.kind === "night") wakes = 0;
-      if (event.kind === "wake") wakes++;
-    }
-    return wakes ? `${this.view.number}.${wakes}` : null;
-  }
-
   /** docs/protocol.md, "Merging". */
   merge(frame) {
     if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
@@ -248,7 +237,6 @@ export class RoomPage {
       this.mine = { verb, args, label: label || verb, phase: this.view.phase, number: this.view.number, prompts };
     }
     this.render();
-    if (this.view.phase === "night") this.tapped = this.nightStep();
     const message = { type: "act", verb, args, state_id: this.view.state_id };
     if (seat !== undefined) message.seat = seat;
     this.send(message).catch(() => {
@@ -282,6 +270,10 @@ export class RoomPage {
       const again = [...controls].find((control) => focusKey(control) === key);
       if (again) again.focus();
     }
+    // At one table people talk aloud: a chat panel would show a wolf's own channel to
+    // his neighbour, so it is put away while a game is played.
+    const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
+    this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
     this.chatView.update();
   }
 }

@@ -332,8 +332,9 @@ def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) 
         url = ann.page.get_attribute("#new-link-url", "href")
         assert url is not None and f"room={room['room']}" in url
         ann.shot("new-link", of="#new-link-card")
-        # Bob's old page is turned away: it is no longer in the seat.
+        # Bob's old page is turned away, and told why: it is no longer in the seat.
         bob.page.wait_for_selector("text=This room's game has started", timeout=10000)
+        assert "given a new link" in bob.page.inner_text("#seat-lost")
         again = Phone(chromium, server.http, "Bob", SHOTS)
         again.page.goto(url)
         again.page.wait_for_selector(".game")

@@ -26,8 +26,9 @@ export function gameScreen(page) {
     "section",
     { class: `game phase-${view.phase}${table ? " at-table" : ""}`, "aria-labelledby": "phase-title" },
     statusBar(page),
+    // (the last phase's outcome stays above the end: the death that ended the game)
+    outcomePanel(page),
     view.finished ? endBanner(page) : null,
-    view.finished ? null : outcomePanel(page),
     table ? null : answersPanel(page),
     page.seat === null ? null : table ? holdCard(page, cardInside(page, true)) : roleCard(page),
     // Lupusburg's table before the choices: its tiles are the buttons (the list stays).

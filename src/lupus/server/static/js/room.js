@@ -74,6 +74,8 @@ export class RoomPage {
     const name = h("input", { id: "name", maxlength: 24, required: true, autocomplete: "nickname" });
     const problem = h("p", { class: "problem", role: "alert" });
     const open = lobby.status === "lobby" && lobby.seats.some((s) => s === null);
+    const lost = sessionStorage.getItem(`lupus:lost:${this.code}`);
+    sessionStorage.removeItem(`lupus:lost:${this.code}`);
     const join = (event) => {
       event.preventDefault();
       this.entering = { type: "join", room: this.code, name: name.value.trim(), lang: lang() };
@@ -91,6 +93,7 @@ export class RoomPage {
         "section",
         { class: "card" },
         h("h2", {}, t("room_title", { code: this.code })),
+        lost ? h("p", { class: "problem", role: "alert", id: "seat-lost" }, t("seat_lost")) : null,
         open
           ? h(
               "form",
@@ -152,6 +155,8 @@ export class RoomPage {
 
   refused(frame) {
     if (frame.code === "bad_token" || (frame.code === "unknown_room" && this.entering?.type === "rejoin")) {
+      // (said once more on the page that comes next: why this phone lost its seat)
+      if (frame.code === "bad_token") sessionStorage.setItem(`lupus:lost:${this.code}`, "1");
       forget(this.code);
       this.connection.close();
       this.entering = null;

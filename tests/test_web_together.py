@@ -198,8 +198,15 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
         drive(phones, choose, until=lambda: all(phone.finished() for phone in phones))
         assert {"appoint", "shoot"} <= seen, seen
 
-        # The end: every card, the winners, the replay.
+        # The end: the last phase's outcome (the death that ended it) above every card,
+        # the winners, the replay.
         for phone in phones:
+            above = phone.page.evaluate(
+                "() => { const o = document.querySelector('#outcome'),"
+                " e = document.querySelector('.end');"
+                " return Boolean(o && e && (o.compareDocumentPosition(e) & 4)); }"
+            )
+            assert above, phone.name
             rows = phone.page.query_selector_all(".end .all-cards tbody tr")
             assert len(rows) == 8
             table = phone.page.inner_text(".end .all-cards")

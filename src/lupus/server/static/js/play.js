@@ -26,6 +26,7 @@ export function gameScreen(page) {
     "section",
     { class: `game phase-${view.phase}${table ? " at-table" : ""}`, "aria-labelledby": "phase-title" },
     statusBar(page),
+    standIn(page),
     // (the last phase's outcome stays above the end: the death that ended the game)
     outcomePanel(page),
     view.finished ? endBanner(page) : null,
@@ -40,6 +41,14 @@ export function gameScreen(page) {
     page.host && !view.finished ? closeButton(page) : null,
     hostPanel(page),
   );
+}
+
+/** A bot plays this seat (its person was away, or the host let a bot play it): say so
+ * on the seat's own page, and how it comes back. */
+function standIn(page) {
+  const seat = page.seat !== null && page.seat >= 0 ? page.lobby?.seats?.[page.seat] : null;
+  if (!seat || !seat.person || !seat.bot || page.view.finished) return null;
+  return h("p", { class: "card notice stand-in", role: "status", id: "stand-in" }, t(seat.away ? "bot_plays_away" : "bot_plays_host"));
 }
 
 /** The list of players, one tap away at any moment (the button in the status bar). */

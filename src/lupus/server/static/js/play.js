@@ -346,11 +346,13 @@ export function closeButton(page) {
 export function endBanner(page) {
   const over = [...page.events].reverse().find((event) => event.kind === "game_over");
   const won = over && page.seat !== null && over.data.winners.includes(page.seat);
+  // (Lupusburg's winner wins alone: no side won or lost)
+  const alone = Boolean(over?.data.characters) && over.data.winners.length === 1;
   const replay = `${location.origin}/?replay=${encodeURIComponent(page.view.game)}`;
   return h(
     "div",
     { class: "card end", role: "status" },
-    h("p", { class: "result" }, over ? t(won ? "you_won" : page.seat === null || page.seat === -1 ? "game_ended" : "you_lost") : t("game_ended")),
+    h("p", { class: "result" }, over ? t(page.seat === null || page.seat === -1 ? "game_ended" : won ? (alone ? "you_won_alone" : "you_won") : alone ? "you_lost_alone" : "you_lost") : t("game_ended")),
     endDetails(page),
     h("p", {}, h("a", { href: replay, class: "replay-link", id: "replay-link" }, t("replay_link"))),
     h("p", { class: "hint" }, t("replay_share")),

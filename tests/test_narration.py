@@ -29,6 +29,7 @@ from lupus.narration import MessageError, Narrator
 from lupus.rulebooks import available
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.rules_text import describe
+from lupus.server.catalogue import rulebook_entry
 from lupus.village.family import shipped_roles
 
 ROOT = Path(__file__).parent / "scenarios"
@@ -191,6 +192,26 @@ def test_random_games_can_be_told(rules: str) -> None:
     for size in book.compositions:
         for index in range(GAMES_PER_COMPOSITION):
             say_everything(random_game(book, int(size), index + int(size)))
+
+
+@pytest.mark.parametrize("rules", BOOKS)
+def test_the_pages_tell_every_cause_as_the_narration_does(rules: str) -> None:
+    """Each cause of death a game gives (a morning card says how someone died) is in
+    the rulebook's entry for the pages, in its own words and every language."""
+    book = load(rules)
+    given: set[str] = set()
+    for size in book.compositions:
+        for index in range(GAMES_PER_COMPOSITION):
+            view = random_game(book, int(size), index + int(size)).view(LEADER)
+            given |= {str(e.data["cause"]) for e in view.events if "cause" in e.data}
+    assert given, rules
+    for lang in book.languages:
+        told = rulebook_entry(book, lang)["causes"]
+        assert isinstance(told, dict)
+        narrator = Narrator(book, (), lang, strict=True)
+        for cause in given:
+            assert told[cause] == narrator.t(f"cause_{cause}"), (rules, lang, cause)
+            assert "{" not in told[cause] and "cause_" not in told[cause], told[cause]
 
 
 # ---------------------------------------------------------------------- rules text

@@ -9,6 +9,9 @@ device, over the wire.
   false). ``pass_host`` hands them on, and is refused to anyone else; a game leader
   keeps his.
 - They survive a restart: the holder's token, and nobody else's, still holds them.
+- A creator who plays no seat: his powers pass on like anyone's; back, he watches
+  without them (his lobby's ``host`` false) until their holder gives them back
+  (``pass_host`` with no seat); a spectator never holds them.
 - ``new_link``: the host is answered with the seat's new token and its link (and its
   QR code); the old token is refused from then on, and the seat's connections are
   told and closed at once; the new token enters the seat.
@@ -104,6 +107,68 @@ def test_host_powers_pass_on_when_the_host_is_gone(server: Server) -> None:
             assert shown is not None
             answer = await dee.ask({"type": "close", "state_id": shown["state_id"]})
             assert answer["type"] == "ack" or answer["code"] in ("stale", "not_allowed")
+        finally:
+            for person in (ann, bob, cy, dee):
+                await person.leave()
+
+    asyncio.run(test())
+
+
+def test_a_creator_without_a_seat_is_given_his_powers_back(server: Server) -> None:
+    async def test() -> None:
+        created = server.create(rules="mafia-classic", players=3, spectators=True)
+        code, token = created["room"], created["host_token"]
+        assert created["host_seat"] is None
+        creator = await Person(server, "creator").start()
+        assert (await creator.enter(code, token))["host"] is True
+        people = []
+        for name in ("Ann", "Bob"):
+            person = await Person(server, name).start()
+            await person.enter(code, name=name)
+            people.append(person)
+        ann, bob = people
+        watcher = await Person(server, "watcher").start()
+        await watcher.send({"type": "watch", "room": code})
+        watcher.listen()
+        try:
+            await creator.wait_for(lambda: creator.lobby and creator.lobby["host"] is True)
+            assert ann.lobby and ann.lobby["host"] is False and ann.lobby["seatless_creator"]
+            refused = await ann.ask({"type": "pass_host", "seat": None})
+            assert refused["code"] == "not_host"
+            await creator.leave()
+            await ann.wait_for(lambda: ann.lobby and ann.lobby["host"] is True, GRACE + SLACK)
+            await bob.wait_for(lambda: bob.lobby and bob.lobby["host_seat"] == 0)
+            creator = await Person(server, "creator").start()
+            welcome = await creator.enter(code, token)
+            assert welcome["host"] is False and welcome["seat"] is None
+            await creator.wait_for(lambda: creator.lobby and creator.lobby["host_seat"] == 0)
+            assert creator.lobby["host"] is False
+            assert (await creator.ask({"type": "start"}))["code"] == "not_host"
+            assert (await creator.ask({"type": "pass_host", "seat": None}))["code"] == "not_host"
+            # Ann gives them back: the creator's again, nobody else's.
+            assert (await ann.ask({"type": "pass_host", "seat": None}))["type"] == "ack"
+            await creator.wait_for(lambda: creator.lobby and creator.lobby["host"] is True)
+            await ann.wait_for(lambda: ann.lobby and ann.lobby["host"] is False)
+            assert creator.lobby["host_seat"] is None
+            assert watcher.lobby and watcher.lobby["host"] is False
+            assert (await ann.ask({"type": "start"}))["code"] == "not_host"
+            assert (await watcher.ask({"type": "start"}))["code"] == "not_host"
+            assert (await creator.ask({"type": "start", "fill": "heuristic"}))["type"] == "ack"
+        finally:
+            for person in (creator, ann, bob, watcher):
+                await person.leave()
+
+    asyncio.run(test())
+
+
+def test_a_seated_creators_powers_go_back_to_his_seat_not_to_nobody(server: Server) -> None:
+    async def test() -> None:
+        _code, ann, (bob, cy, dee) = await table(server)
+        try:
+            assert ann.lobby and ann.lobby["host"] is True and not ann.lobby["seatless_creator"]
+            refused = await ann.ask({"type": "pass_host", "seat": None})
+            assert refused["code"] == "not_allowed"
+            assert ann.lobby["host"] is True
         finally:
             for person in (ann, bob, cy, dee):
                 await person.leave()

@@ -395,7 +395,8 @@ def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> Non
 
 
 def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> None:
-    """A step with a timer shows its countdown (`view.deadline`); a room without
+    """A step with a timer shows its countdown (`view.deadline`), the same on a phone
+    whose clock is ten minutes fast (it counts the server's time); a room without
     timers shows none, and its lobby warns in plain words what that means."""
     timed = server.create(
         rules="mafia-classic", players=3, host_name="Ann", pace=0.1, timers={"day": 30.0}
@@ -403,11 +404,16 @@ def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> N
     untimed = server.create(rules="mafia-classic", players=3, host_name="Ann", pace=0.1)
     with browser() as chromium:
         ann = Phone(chromium, server.http, "Ann", SHOTS)
+        fast = Phone(chromium, server.http, "Bob", SHOTS)
+        fast.context.clock.install(time=time.time() + 600)
         ann.host(timed)
+        join(fast, timed["room"])
         ann.page.click("#start")
-        ann.page.wait_for_selector(".game.phase-day .countdown")  # (day 1 comes first)
-        left = ann.page.inner_text(".countdown")
-        assert re.fullmatch(r"0:[0-3]\d left", left), left
+        for phone in (ann, fast):
+            phone.page.wait_for_selector(".game.phase-day .countdown")  # (day 1 comes first)
+            left = phone.page.inner_text(".countdown")
+            shown = re.fullmatch(r"0:([0-3]\d) left", left)
+            assert shown and 15 <= int(shown[1]) <= 30, (phone.name, left)
         ann.shot("countdown")
         ann.host(untimed)
         warning = ann.page.inner_text("#timers")

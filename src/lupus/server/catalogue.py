@@ -13,6 +13,7 @@ from functools import cache
 
 from lupus.families import load
 from lupus.messages import locale, locales
+from lupus.narration import Narrator
 from lupus.rulebooks import available
 from lupus.rulebooks.schema import Rulebook
 
@@ -65,6 +66,9 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
             for rid, spec in book.roles.items()
         },
         "names": dict(book.names.get(said, {})),
+        # How each cause of death is told, in the rulebook's own words where it has
+        # them ("banished by the village"), as the narration tells it.
+        "causes": causes(book, said),
         "options": {key: spec.default for key, spec in book.options.items()},
         # The timers a room of this rulebook gets unless its host chooses others or none.
         "timers": book.timers.model_dump(),
@@ -82,6 +86,12 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
             for key, spec in book.options.items()
         },
     }
+
+
+def causes(book: Rulebook, lang: str) -> dict[str, str]:
+    told = Narrator(book, (), lang)
+    prefix = "cause_"
+    return {key[len(prefix) :]: told.t(key) for key in told.text if key.startswith(prefix)}
 
 
 @cache

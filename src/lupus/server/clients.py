@@ -111,13 +111,14 @@ class Client:
         self.outbox = Outbox()
         self.seat: int | None = None  # a seat, LEADER, or None: a spectator
         self.host = False
+        self.creator = False  # entered with the token of the room's creator without a seat
         self.lang = lang
         self.room: object = None  # the Room it joined (set by the room's owner)
         # The address links begin with, as this connection reached the server
         # (``links.origin_of``: never an unchecked Host), for a seat's new link.
         self.origin: str | None = None
         self.closed = False
-        self._lobby: tuple[str, int | None] | None = None  # the lobby text and seat sent
+        self._lobby: tuple[str, int | None, bool] | None = None  # the lobby, seat, host sent
         self._game: str | None = None
         self._sent = (0, 0)  # public and private events of the current game already sent
         self._state: tuple[object, ...] | None = None
@@ -149,13 +150,15 @@ class Client:
         self._game, self._sent, self._state, self._narrator = None, (0, 0), None, None
 
     def send_lobby(self, lobby: str) -> None:
-        """The room's lobby, with this client's seat (``you``), if either changed since
-        the last one sent. ``lobby`` is its JSON text, written once per change for every
-        client of the room: a text compares much faster than the nested dicts did."""
-        sent = (lobby, self.seat)
+        """The room's lobby, with this client's seat (``you``) and whether it holds the
+        host's powers now (``host``), if any of them changed since the last one sent.
+        ``lobby`` is its JSON text, written once per change for every client of the
+        room: a text compares much faster than the nested dicts did."""
+        sent = (lobby, self.seat, self.host)
         if sent != self._lobby:
             self._lobby = sent
-            self.push(f'{lobby[:-1]}, "you": {json.dumps(self.seat)}}}')
+            you, host = json.dumps(self.seat), json.dumps(self.host)
+            self.push(f'{lobby[:-1]}, "you": {you}, "host": {host}}}')
 
     def send_view(
         self,

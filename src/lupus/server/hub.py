@@ -321,6 +321,7 @@ class Hub:
             token = message.token
             client.seat = room.seat_of(token)
             client.host = room.is_host(digest(token))
+            client.creator = client.seat is None and room.is_creator(digest(token))
         else:
             client.seat = None
             if not (room.settings.spectators or self.hosting(room, message.token)):

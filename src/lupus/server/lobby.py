@@ -25,6 +25,7 @@ def lobby_of(room: Room) -> dict[str, object]:
         "number": room.number,
         "game": room.game_id,
         "host_seat": room.host_seat,
+        "seatless_creator": room.first_token is not None,
         "seeded": room.settings.seed is not None,
         "spectators": room.settings.spectators,
         "table": room.settings.table,

@@ -155,32 +155,46 @@ class Presence:
         assert held is not None
         return held
 
-    def pass_host(self, seat: int) -> None:
-        """The holder's ``pass_host``: his powers go to a person's ``seat``."""
+    def pass_host(self, seat: int | None) -> None:
+        """The holder's ``pass_host``: his powers go to a person's ``seat``, or back to
+        the room's creator who holds no seat (``seat`` None)."""
         room = self.room
         if room.settings.mode == "leader":
             raise ProtocolError(
                 "not_allowed", "a game leader keeps the host's powers: he is the game"
             )
-        room.check_seat_number(seat)
-        if not self.may_hold(seat):
-            raise ProtocolError("not_allowed", "only a person's seat may hold the host's powers")
-        if seat == room.host_seat:
-            return
+        if seat is None:
+            if room.first_token is None:
+                raise ProtocolError("not_allowed", "the room's creator holds a seat: name it")
+        else:
+            room.check_seat_number(seat)
+            if not self.may_hold(seat):
+                raise ProtocolError(
+                    "not_allowed", "only a person's seat may hold the host's powers"
+                )
+        if seat == room.host_seat and room.host_token is not None:
+            held = room.first_token if seat is None else self.seat(seat).token
+            if held == room.host_token:
+                return
         log.info("host_passed room=%s seat=%d why=given", room.code, seat)
         self.pass_to(seat)
         if not self.host_here():  # (given to someone who is not connected now)
             self.host_gone = room.ticks()
             self.schedule_host_check(room.limits.host_grace)
 
-    def pass_to(self, seat: int, quiet: bool = False) -> None:
-        """The powers go to ``seat``: its token is the host's, its connections hold
-        them (and no other connection does)."""
+    def pass_to(self, seat: int | None, quiet: bool = False) -> None:
+        """The powers go to ``seat`` (None: the creator without a seat): its token is
+        the host's, its connections hold them (and no other connection does)."""
         room = self.room
-        room.host_token = self.seat(seat).token
+        if seat is None:
+            room.host_token = room.first_token
+            for client in room.clients:
+                client.host = client.creator
+        else:
+            room.host_token = self.seat(seat).token
+            for client in room.clients:
+                client.host = client.seat == seat
         room.host_seat = seat
-        for client in room.clients:
-            client.host = client.seat == seat
         self.host_gone = None
         self.cancel_host_check()
         room.save()

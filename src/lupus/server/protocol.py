@@ -190,10 +190,11 @@ class HandOver(_Message):
 
 
 class PassHost(_Message):
-    """Host: the host's powers go to the person of ``seat`` (who holds them may)."""
+    """Host: the host's powers go to the person of ``seat`` (who holds them may), or
+    back to the room's creator without a seat (None)."""
 
     type: Literal["pass_host"]
-    seat: StrictInt
+    seat: StrictInt | None
 
 
 class NewLink(_Message):

@@ -145,6 +145,12 @@ class Room:
     def is_host(self, token_digest: str) -> bool:
         return self.host_token is not None and secrets.compare_digest(token_digest, self.host_token)
 
+    def is_creator(self, token_digest: str) -> bool:
+        """Whether a token is the room's creator's who holds no seat (his powers may
+        come back to him: ``pass_host`` with no seat)."""
+        first = self.first_token
+        return first is not None and secrets.compare_digest(token_digest, first)
+
     # ------------------------------------------------------------------ the lobby
     def take_seat(self, name: str, kept: str) -> int:
         if self.status != "lobby":
@@ -268,8 +274,9 @@ class Room:
         log.info("room_settings room=%s timed=%s", self.code, settings.timed)
         self.changed_lobby()
 
-    def pass_host(self, seat: int) -> None:
-        """The host's powers go to a person's ``seat`` (``presence``)."""
+    def pass_host(self, seat: int | None) -> None:
+        """The host's powers go to a person's ``seat``, or back to the creator without
+        a seat (``presence``)."""
         self.presence.pass_host(seat)
 
     def new_link(self, seat: int) -> tuple[str, list[Client]]:

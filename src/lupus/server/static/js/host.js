@@ -1,5 +1,5 @@
-// Host powers: whoever holds them now (`lobby.host_seat`, or `welcome.host` for a host
-// without a seat) gets these controls; everyone sees who holds them. He may pass them
+// Host powers: whoever holds them now (`lobby.host`, the connection's own) gets these
+// controls; everyone sees who holds them. He may pass them
 // to another person, let a bot play a seat, and give a seat a new join link (its old one
 // stops working at once): shown with its QR code, for a player on another device.
 
@@ -56,8 +56,12 @@ export function hostPanel(page) {
     h(
       "p",
       { class: "host-holder", id: "host-holder" },
-      holder === null || holder === undefined ? t("host_none") : holder === page.seat ? t("host_you") : t("host_is", { player: page.name(holder) }),
+      page.host ? t("host_you") : holder === null || holder === undefined ? t(lobby.seatless_creator ? "host_creator" : "host_none") : t("host_is", { player: page.name(holder) }),
     ),
+    // (powers that passed on from a creator who plays no seat may go back to him)
+    page.host && lobby.seatless_creator && holder !== null && holder !== undefined
+      ? h("button", { type: "button", class: "small", id: "host-to-creator", onclick: () => page.send({ type: "pass_host", seat: null }).then(() => page.toast(t("host_passed_creator"))).catch(() => {}) }, t("pass_host_creator"))
+      : null,
     link ? linkCard(page, link) : null,
   );
 }

@@ -30,6 +30,8 @@ export function titleName(page, title) {
 /** How someone died, in the rulebook's names ("killed by the Werewolves"). */
 export function causeText(page, cause) {
   if (!cause) return null;
+  const told = page.book?.causes?.[cause];
+  if (told) return told;
   const names = page.book?.names || {};
   const known = t(`cause_${cause}`, { pack: names.pack || "", village: names.village || "" });
   return known === `cause_${cause}` ? null : known;

@@ -70,7 +70,7 @@ export function statusBar(page) {
     "div",
     { class: "status" },
     h("h2", { id: "phase-title" }, view.finished ? t("game_over") : title),
-    view.deadline && !view.finished ? countdown(view.deadline) : null,
+    view.deadline && !view.finished ? countdown(view.deadline - page.skew) : null,
     h(
       "button",
       {
@@ -86,6 +86,7 @@ export function statusBar(page) {
   ), page.playersOpen ? playersSheet(page) : null];
 }
 
+/** The time left until `deadline`, on this phone's clock. */
 function countdown(deadline) {
   const el = h("span", { class: "countdown", dataset: { deadline: String(deadline) }, role: "timer" });
   tick(el);

@@ -27,6 +27,7 @@ export class RoomPage {
     this.busy = false;
     this.notice = "";
     this.lastPrompts = "";
+    this.skew = 0; // the server's clock minus this phone's, in seconds
     this.connection = new Connection(
       () => this.entering,
       (frame) => this.receive(frame),
@@ -34,14 +35,11 @@ export class RoomPage {
     );
   }
 
-  /** Whether this page holds host powers now: the seat the lobby names (they pass on
-   * when the host is gone), or, for a host without a seat, what the welcome said. */
+  /** Whether this connection holds host powers now: its lobby says so (they pass on
+   * when the host is gone, and may come back); before the first lobby, the welcome. */
   get host() {
-    const holder = this.lobby?.host_seat;
-    if (holder !== null && holder !== undefined && this.seat !== null && this.seat !== undefined && this.seat >= 0) {
-      return holder === this.seat;
-    }
-    return this.welcomeHost;
+    const said = this.lobby?.host;
+    return said === undefined ? this.welcomeHost : said;
   }
 
   async start() {
@@ -134,6 +132,9 @@ export class RoomPage {
         this.narrate();
         break;
       case "view":
+        // How far this phone's clock is from the server's (a phone's may be minutes
+        // off): a deadline is the server's time, counted down on this clock.
+        if (typeof frame.time === "number") this.skew = frame.time - Date.now() / 1000;
         this.merge(frame);
         break;
       case "chat":

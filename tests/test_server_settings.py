@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server_harness import Player, Server
+from tests.server_harness import RELAXED, Player, Server
 
 from lupus.families import load
 from lupus.server.store import SQLiteStore
@@ -240,14 +240,21 @@ def test_refusals_change_nothing(server: Server) -> None:
 
 def test_a_change_survives_a_restart(tmp_path: Path) -> None:
     """The store keeps the changed settings with the room, and a server started again
-    on the database shows them and times the game with them."""
-    server = Server(tmp_path / "lupus.db").start()
+    on the database shows them and times the game with them. (This server's bots wait
+    at least 0.05 s: a lower ``bot_delay`` is refused as a new room's is.)"""
+    server = Server(tmp_path / "lupus.db", limits={**RELAXED, "min_bot_delay": 0.05}).start()
     try:
-        created = server.create(**ROOM)
+        created = server.create(**{**ROOM, "bot_delay": 0.05})
 
         async def change() -> None:
             host = await host_of(server, created)
             try:
+                reply = await settings(host, bot_delay=0.01)
+                assert (reply["type"], reply.get("code")) == ("error", "not_allowed"), reply
+                url = f"{server.http}/api/rooms"
+                opened = httpx.post(url, json={**ROOM, "bot_delay": 0.01}, timeout=5)
+                assert opened.json() == {"error": "not_allowed", "message": reply["message"]}
+                assert "at least 0.05 s" in reply["message"]
                 reply = await settings(host, timers={"day": 77.0}, absent_bots=True)
                 assert reply["type"] == "ack", reply
             finally:
@@ -261,7 +268,7 @@ def test_a_change_survives_a_restart(tmp_path: Path) -> None:
             kept = record.state["settings"]
             assert isinstance(kept, dict)
             assert kept["timers"] == {"night": None, "day": 77.0, "steps": {}}
-            assert kept["absent_bots"] is True
+            assert kept["absent_bots"] is True and kept["bot_delay"] == 0.05
         finally:
             store.close()
         server.start()

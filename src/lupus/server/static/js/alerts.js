@@ -1,0 +1,165 @@
+// What players expect of a phone at night (issue 25): a dark screen while the night
+// lasts, the screen kept awake during a game (Screen Wake Lock), and a buzz, with a short
+// tone if the player chose one, when it is his turn. At one table every living phone
+// buzzes alike at every night step (each public `wake`): a lone buzz would be heard
+// around the table and tell who acts. Where a phone lacks one of these, nothing happens.
+//
+// The room's page calls `phoneHabits(page)` after every redraw; it is idempotent.
+
+import { t } from "./i18n.js";
+import { isDead } from "./table.js";
+
+const SOUND = "lupus:sound"; // "on" when the player chose the tone (off by default)
+const BUZZ = [180]; // the same on every phone: at one table nobody's differs
+const DAY_COLOUR = "#123d8c";
+const NIGHT_COLOUR = "#0b0f1f";
+
+let wanted = false; // whether this page wants the screen kept awake now
+let lock = null;
+let asking = false;
+let lastTurn = "";
+let lastStep = null;
+let audio = null;
+
+export function phoneHabits(page) {
+  const view = page.view;
+  const playing = Boolean(view && page.lobby && page.lobby.status !== "lobby" && !view.finished);
+  const night = playing && view.phase === "night";
+  darkNight(night);
+  keepAwake(playing);
+  soundButton();
+  const seated = typeof page.seat === "number" && page.seat >= 0;
+  if (!playing || !seated) {
+    lastTurn = "";
+    lastStep = null;
+    return;
+  }
+  const turn = view.waiting && view.prompts.length ? JSON.stringify(view.prompts) : "";
+  const step = page.lobby.table && night ? nightStep(page) : null;
+  // At one table by night the step alone decides, the same for everyone: the actor's
+  // phone must not buzz twice, nor a different buzz.
+  const fresh = page.lobby.table && night ? step !== null && step !== lastStep && !isDead(page, page.seat) : turn !== "" && turn !== lastTurn;
+  lastTurn = turn;
+  lastStep = step;
+  if (fresh) alert();
+}
+
+/** The night step everyone can tell: the public `wake` calls since night fell. */
+function nightStep(page) {
+  let wakes = 0;
+  for (const event of page.events) {
+    if (event.audience !== null) continue;
+    if (event.kind === "night") wakes = 0;
+    if (event.kind === "wake") wakes++;
+  }
+  return wakes ? `${page.view.game}:${page.view.number}.${wakes}` : null;
+}
+
+function alert() {
+  if (typeof navigator.vibrate === "function") {
+    try {
+      navigator.vibrate(BUZZ);
+    } catch {
+      // (a browser may refuse before the first tap on the page: the tone still sounds)
+    }
+  }
+  if (soundOn()) tone();
+}
+
+/** The dark night screen: a class on the whole page (css/lupus.css), the browser's bar
+ * darkened too. */
+function darkNight(night) {
+  const root = document.documentElement;
+  if (root.classList.contains("night") === night) return;
+  root.classList.toggle("night", night);
+  const colour = document.querySelector('meta[name="theme-color"]');
+  if (colour) colour.setAttribute("content", night ? NIGHT_COLOUR : DAY_COLOUR);
+}
+
+async function keepAwake(on) {
+  wanted = on;
+  if (!on) {
+    if (lock) {
+      const held = lock;
+      lock = null;
+      held.release().catch(() => {});
+    }
+    return;
+  }
+  if (lock || asking || !navigator.wakeLock || document.visibilityState !== "visible") return;
+  asking = true;
+  try {
+    const got = await navigator.wakeLock.request("screen");
+    got.addEventListener("release", () => {
+      if (lock === got) lock = null;
+    });
+    lock = got;
+    if (!wanted) keepAwake(false);
+  } catch {
+    lock = null; // (refused: a low battery, a page not shown; tried again on return)
+  } finally {
+    asking = false;
+  }
+}
+
+// The browser lets go of the lock whenever the page is hidden: taken again on return.
+document.addEventListener("visibilitychange", () => {
+  if (wanted && document.visibilityState === "visible") keepAwake(true);
+});
+
+function soundOn() {
+  return localStorage.getItem(SOUND) === "on";
+}
+
+/** The header's sound switch (index.html), shown in a room. */
+function soundButton() {
+  const button = document.getElementById("sound");
+  if (!button) return;
+  if (button.hidden) {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      localStorage.setItem(SOUND, soundOn() ? "off" : "on");
+      drawSound(button);
+      if (soundOn()) tone(); // (this tap lets the page make sound from now on)
+    });
+  }
+  drawSound(button);
+}
+
+function drawSound(button) {
+  const on = soundOn();
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = t(on ? "sound_on" : "sound_off");
+}
+
+/** A short tone, made on the phone (no sound file). */
+function tone() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+    const now = audio.currentTime;
+    const wave = audio.createOscillator();
+    const gain = audio.createGain();
+    wave.type = "sine";
+    wave.frequency.setValueAtTime(660, now);
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.25, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+    wave.connect(gain).connect(audio.destination);
+    wave.start(now);
+    wave.stop(now + 0.3);
+  } catch {
+    // (no audio output: the buzz is enough)
+  }
+}
+
+// A page opened with the tone on may sound only after a tap on it.
+document.addEventListener(
+  "pointerdown",
+  () => {
+    if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+  },
+  { passive: true },
+);

@@ -121,7 +121,7 @@ def test_no_page_has_a_serious_accessibility_violation(
         # The help page: one tap from the room (the header's link), every role of the
         # rulebook on it, in its words.
         phone.goto(f"/?room={room['room']}")
-        phone.page.wait_for_selector("#help-link:not([hidden])")
+        phone.page.wait_for_selector("#help-link")
         href = phone.page.get_attribute("#help-link", "href")
         assert href == f"/?help={rules}"
         phone.goto(href)
@@ -311,6 +311,15 @@ def test_the_screen_is_kept_awake_during_a_game(server: Server, chromium: Any) -
         room = server.create(rules="werewolf", players=8, host_name="Ann", bot_delay=0.05, pace=0)
         phone.host(room)
         assert phone.page.evaluate("window.__locks") == []  # not in the lobby
+        # The tone is off until the player turns it on; his choice is kept.
+        assert phone.page.inner_text("#sound") == "Sound: off"
+        assert phone.page.get_attribute("#sound", "aria-pressed") == "false"
+        phone.page.click("#sound")
+        assert phone.page.get_attribute("#sound", "aria-pressed") == "true"
+        phone.page.reload()
+        phone.page.wait_for_selector(".lobby")
+        assert phone.page.inner_text("#sound") == "Sound: on"
+        assert phone.page.evaluate("localStorage.getItem('lupus:sound')") == "on"
         phone.page.click("#start")
         phone.page.wait_for_selector(".game")
         phone.page.wait_for_function("window.__locks.length === 1")
@@ -333,7 +342,8 @@ def test_the_screen_is_kept_awake_during_a_game(server: Server, chromium: Any) -
         phone.context.close()
 
 
-# Every buzz a page asked for, with whether it was night and the phase's title then.
+# Every buzz a page asked for, with whether it was night and the phase's title then; and
+# how many tones it made.
 RECORD_BUZZ = """
 window.__buzz = [];
 navigator.vibrate = (pattern) => {
@@ -344,6 +354,12 @@ navigator.vibrate = (pattern) => {
   ]);
   return true;
 };
+window.__tones = 0;
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__tones++;
+  return made.call(this);
+};
 """
 
 
@@ -353,6 +369,8 @@ def test_at_one_table_every_living_phone_buzzes_at_every_night_step(
     phones = [Phone(chromium, server.http, name, SHOTS / "buzz") for name in NAMES]
     for phone in phones:
         phone.context.add_init_script(RECORD_BUZZ)
+    # Bob chose the tone; the others kept the default (none).
+    phones[1].context.add_init_script("localStorage.setItem('lupus:sound', 'on')")
     try:
         room = server.create(
             rules="werewolf", players=8, host_name="Ann", bot_delay=0.05, pace=0.3, table=True
@@ -389,6 +407,8 @@ def test_at_one_table_every_living_phone_buzzes_at_every_night_step(
             assert expected, phone.name
             assert buzzed == expected, (phone.name, buzzed, expected)
             assert len(patterns) == 1  # the same buzz on every phone, whoever acts
+            tones = phone.page.evaluate("window.__tones")
+            assert tones == (len(phone.page.evaluate("window.__buzz")) if phone is phones[1] else 0)
     finally:
         for phone in phones:
             with contextlib.suppress(Exception):

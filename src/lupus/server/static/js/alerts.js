@@ -6,6 +6,7 @@
 //
 // The room's page calls `phoneHabits(page)` after every redraw; it is idempotent.
 
+import { h, inBar } from "./dom.js";
 import { t } from "./i18n.js";
 import { isDead } from "./table.js";
 
@@ -111,18 +112,20 @@ function soundOn() {
   return localStorage.getItem(SOUND) === "on";
 }
 
-/** The header's sound switch (index.html), shown in a room. */
+/** The header's sound switch, in a room. */
 function soundButton() {
-  const button = document.getElementById("sound");
-  if (!button) return;
-  if (button.hidden) {
-    button.hidden = false;
-    button.addEventListener("click", () => {
-      localStorage.setItem(SOUND, soundOn() ? "off" : "on");
-      drawSound(button);
-      if (soundOn()) tone(); // (this tap lets the page make sound from now on)
-    });
-  }
+  const button = inBar(
+    h("button", {
+      type: "button",
+      id: "sound",
+      class: "bar-button",
+      onclick: () => {
+        localStorage.setItem(SOUND, soundOn() ? "off" : "on");
+        drawSound(document.getElementById("sound"));
+        if (soundOn()) tone(); // (this tap lets the page make sound from now on)
+      },
+    }),
+  );
   drawSound(button);
 }
 

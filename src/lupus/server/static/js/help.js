@@ -2,20 +2,15 @@
 // rulebook's words (GET /api/rulebooks/{id}/rules, built by the code of `lupus rules`),
 // and the header's link to it from a room's lobby and game, one tap away.
 
-import { fill, h } from "./dom.js";
+import { fill, h, inBar } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 /** The header's link to the room's rulebook, in a tab of its own (the game goes on). */
 export function helpLink(rules) {
-  const link = document.getElementById("help-link");
-  if (!link || !rules) return;
-  const href = helpHref(rules);
-  if (link.getAttribute("href") === href && !link.hidden) return;
-  link.setAttribute("href", href);
-  link.setAttribute("target", "_blank");
-  link.setAttribute("rel", "noopener");
+  if (!rules) return;
+  const link = inBar(h("a", { id: "help-link", class: "bar-link", target: "_blank", rel: "noopener" }));
+  link.setAttribute("href", helpHref(rules));
   link.textContent = t("help_link");
-  link.hidden = false;
 }
 
 export function helpHref(rules) {

@@ -225,6 +225,8 @@ def test_at_double_text_size_no_control_is_cut(server: Server, chromium: Any) ->
         phone.page.wait_for_selector(".game.phase-night")
         phone.page.click(".reveal")
         check("night")
+        until_phase(phone, "day")
+        check("day")
         phone.goto("/?help=maffia")
         phone.page.wait_for_selector(".help-role")
         check("help")

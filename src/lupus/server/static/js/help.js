@@ -65,7 +65,7 @@ function helpScreen(book) {
       h(
         "dl",
         { class: "help-order" },
-        book.order.map((phase) => [h("dt", {}, phase.title), h("dd", {}, h("ol", {}, phase.steps.map((step) => h("li", {}, step))))]),
+        book.order.map((phase) => [h("dt", {}, phase.title), h("dd", {}, h("ol", {}, phase.steps.map((step) => h("li", {}, sentence(step)))))]),
       ),
     ),
     part("win", heads.win, h("ol", {}, book.win.map((line) => h("li", {}, line)))),

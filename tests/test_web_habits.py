@@ -331,8 +331,11 @@ Object.defineProperty(navigator, 'wakeLock', {
 def test_the_screen_is_kept_awake_during_a_game(server: Server, chromium: Any) -> None:
     phone = Phone(chromium, server.http, "Ann", SHOTS / "awake")
     phone.context.add_init_script(RECORD_WAKE_LOCK)
+    phone.context.add_init_script(RECORD_BUZZ)
     try:
-        room = server.create(rules="werewolf", players=8, host_name="Ann", bot_delay=0.05, pace=0)
+        room = server.create(
+            rules="werewolf", players=8, host_name="Ann", bot_delay=0.05, pace=0, seed=24
+        )  # (seeded: Ann has decisions to make, at least on the first day)
         phone.host(room)
         assert phone.page.evaluate("window.__locks") == []  # not in the lobby
         # The tone is off until the player turns it on; his choice is kept.
@@ -362,6 +365,11 @@ def test_the_screen_is_kept_awake_during_a_game(server: Server, chromium: Any) -
         # The game over, the lock is let go.
         play_out([phone], phone, limit=120, stall=1.5)
         phone.page.wait_for_function("window.__held.released")
+        # Away from a table, the phone buzzed when its player had a decision to make
+        # (and only then: never in the lobby, nor for the bots' turns).
+        buzzed = phone.page.evaluate("window.__buzz")
+        assert buzzed, "no buzz in a whole game"
+        assert all(title for _, title, _ in buzzed)
     finally:
         phone.context.close()
 

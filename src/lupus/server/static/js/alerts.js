@@ -21,6 +21,28 @@ let asking = false;
 let lastTurn = "";
 let lastStep = null;
 let audio = null;
+let lastTap = -Infinity; // when the player last answered a decision on the page
+let tappedVerb = ""; // and with which verb
+const TAP_QUIET = 2000; // ms after a tap in which the same decision again is no new turn
+const UNDO = "withdraw";
+
+document.addEventListener(
+  "click",
+  (event) => {
+    const button = event.target instanceof Element ? event.target.closest("#app button[data-verb]") : null;
+    if (!button) return;
+    lastTap = performance.now();
+    tappedVerb = button.dataset.verb;
+  },
+  true,
+);
+
+/** Whether decisions of these kinds, just after the player's own tap, follow from it (a
+ * vote he may still change, a nomination he may withdraw, or make again). */
+function ownEcho(verbs) {
+  if (performance.now() - lastTap > TAP_QUIET) return false;
+  return verbs.includes(tappedVerb) || verbs.includes(UNDO) || tappedVerb === UNDO;
+}
 
 export function phoneHabits(page) {
   const view = page.view;
@@ -35,11 +57,18 @@ export function phoneHabits(page) {
     lastStep = null;
     return;
   }
-  const turn = view.waiting && view.prompts.length ? JSON.stringify(view.prompts) : "";
+  // A turn: the decisions the game waits for now, by kind ("vote", "nominate"), in this
+  // phase. What changes right after the player's own tap (a vote he may change, a
+  // nomination he may withdraw) is no new turn.
+  const verbs = view.waiting ? [...new Set(view.prompts.map((prompt) => prompt.verb))].sort() : [];
+  const turn = verbs.length ? `${view.game}:${view.phase}:${view.number}:${verbs.join(",")}` : "";
+  const newTurn = turn !== "" && turn !== lastTurn && !ownEcho(verbs);
   const step = page.lobby.table && night ? nightStep(page) : null;
-  // At one table by night the step alone decides, the same for everyone: the actor's
-  // phone must not buzz twice, nor a different buzz.
-  const fresh = page.lobby.table && night ? step !== null && step !== lastStep && !isDead(page, page.seat) : turn !== "" && turn !== lastTurn;
+  const dead = isDead(page, page.seat);
+  // At one table by night every living phone buzzes at each step, the same for all: the
+  // actor's must not buzz twice, nor differently. (A dead seat's own decision, a
+  // Hunter's last shot, is public: his phone calls him.)
+  const fresh = page.lobby.table && night ? (!dead && step !== null && step !== lastStep) || (dead && newTurn) : newTurn;
   lastTurn = turn;
   lastStep = step;
   if (fresh) alert();
@@ -57,11 +86,14 @@ function nightStep(page) {
 }
 
 function alert() {
-  if (typeof navigator.vibrate === "function") {
+  // (a browser refuses a buzz, and says so in the console, before the first tap on the
+  // page: at a table everyone has tapped by the first night's second step)
+  const tapped = navigator.userActivation ? navigator.userActivation.hasBeenActive : true;
+  if (typeof navigator.vibrate === "function" && tapped) {
     try {
       navigator.vibrate(BUZZ);
     } catch {
-      // (a browser may refuse before the first tap on the page: the tone still sounds)
+      // (no vibrator: the tone, if chosen, still sounds)
     }
   }
   if (soundOn()) tone();

@@ -113,6 +113,7 @@ FIELDS = {
     "lobby": {
         "type",
         "you",
+        "host",
         "room",
         "rules",
         "mode",
@@ -124,6 +125,7 @@ FIELDS = {
         "number",
         "game",
         "host_seat",
+        "seatless_creator",
         "seeded",
         "spectators",
         "table",
@@ -681,6 +683,7 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
             assert frame["room"] == table.code and frame["seat"] == seat
         elif kind == "lobby":
             assert frame.pop("you") == seat
+            assert type(frame.pop("host")) is bool
             check_lobby(table, book, frame)
         elif kind == "chat":
             check_chat(table, games, conn, frame)
@@ -808,7 +811,8 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     """A lobby says the room's public settings and seats, nothing else."""
     settings = table.settings
     mode = settings.get("mode", "players")
-    assert set(lobby) == FIELDS["lobby"] - {"you"}
+    assert set(lobby) == FIELDS["lobby"] - {"you", "host"}
+    assert type(lobby["seatless_creator"]) is bool
     assert lobby["room"] == table.code and lobby["rules"] == table.rules
     assert lobby["mode"] == mode and lobby["players"] == settings["players"]
     counts = settings.get("composition") or composition(book, settings["players"])

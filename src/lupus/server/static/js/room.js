@@ -76,6 +76,8 @@ export class RoomPage {
     const name = h("input", { id: "name", maxlength: 24, required: true, autocomplete: "nickname" });
     const problem = h("p", { class: "problem", role: "alert" });
     const open = lobby.status === "lobby" && lobby.seats.some((s) => s === null);
+    const lost = sessionStorage.getItem(`lupus:lost:${this.code}`);
+    sessionStorage.removeItem(`lupus:lost:${this.code}`);
     const join = (event) => {
       event.preventDefault();
       this.entering = { type: "join", room: this.code, name: name.value.trim(), lang: lang() };
@@ -93,6 +95,7 @@ export class RoomPage {
         "section",
         { class: "card" },
         h("h2", {}, t("room_title", { code: this.code })),
+        lost ? h("p", { class: "problem", role: "alert", id: "seat-lost" }, t("seat_lost")) : null,
         open
           ? h(
               "form",
@@ -154,6 +157,8 @@ export class RoomPage {
 
   refused(frame) {
     if (frame.code === "bad_token" || (frame.code === "unknown_room" && this.entering?.type === "rejoin")) {
+      // (said once more on the page that comes next: why this phone lost its seat)
+      if (frame.code === "bad_token") sessionStorage.setItem(`lupus:lost:${this.code}`, "1");
       forget(this.code);
       this.connection.close();
       this.entering = null;
@@ -191,17 +196,6 @@ export class RoomPage {
     this.narrator = new Narrator(this, mine.token);
     this.narrator.draw();
     this.narrator.start();
-  }
-
-  /** The current night step, as everyone can tell it (the public `wake` calls): at one
-   * table every phone asks for a tap at each (play.js). */
-  nightStep() {
-    let wakes = 0;
-    for (const event of this.events) {
-      if (event.kind === "night") wakes = 0;
-      if (event.kind === "wake") wakes++;
-    }
-    return wakes ? `${this.view.number}.${wakes}` : null;
   }
 
   /** docs/protocol.md, "Merging". */
@@ -250,7 +244,6 @@ export class RoomPage {
       this.mine = { verb, args, label: label || verb, phase: this.view.phase, number: this.view.number, prompts };
     }
     this.render();
-    if (this.view.phase === "night") this.tapped = this.nightStep();
     const message = { type: "act", verb, args, state_id: this.view.state_id };
     if (seat !== undefined) message.seat = seat;
     this.send(message).catch(() => {
@@ -284,6 +277,10 @@ export class RoomPage {
       const again = [...controls].find((control) => focusKey(control) === key);
       if (again) again.focus();
     }
+    // At one table people talk aloud: a chat panel would show a wolf's own channel to
+    // his neighbour, so it is put away while a game is played.
+    const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
+    this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
     this.chatView.update();
     phoneHabits(this);
     helpLink(this.lobby.rules);

@@ -71,7 +71,7 @@ export function phoneHabits(page) {
   const fresh = page.lobby.table && night ? (!dead && step !== null && step !== lastStep) || (dead && newTurn) : newTurn;
   lastTurn = turn;
   lastStep = step;
-  if (fresh) alert();
+  if (fresh) signal();
 }
 
 /** The night step everyone can tell: the public `wake` calls since night fell. */
@@ -85,7 +85,7 @@ function nightStep(page) {
   return wakes ? `${page.view.game}:${page.view.number}.${wakes}` : null;
 }
 
-function alert() {
+function signal() {
   // (a browser refuses a buzz, and says so in the console, before the first tap on the
   // page: at a table everyone has tapped by the first night's second step)
   const tapped = navigator.userActivation ? navigator.userActivation.hasBeenActive : true;

@@ -160,6 +160,16 @@ def test_no_page_has_a_serious_accessibility_violation(
         phone.page.click("#start")
         phone.page.wait_for_selector(".leader-prepare")
         problems += violations(phone, "leader room")
+        # At one table the night's screen (every living phone alike) is dark and clean too.
+        table = server.create(
+            rules=rules, players=8, host_name="Ann", bot_delay=0.05, pace=3, lang=lang, table=True
+        )
+        phone.host(table)
+        phone.page.click("#start")
+        phone.page.wait_for_selector(".game.phase-night")
+        assert night_is_dark(phone), "the night screen at one table is not dark"
+        problems += violations(phone, "at one table by night")
+        phone.shot("table-night")
         # Lupusburg's table by night: its tiles and tags dark too, still readable.
         burg = server.create(rules="lupusburg", players=6, host_name="Ann", bot_delay=0.05, pace=3)
         phone.host(burg)

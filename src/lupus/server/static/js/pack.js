@@ -26,7 +26,7 @@ export function packPanel(page) {
   return h(
     "div",
     { class: "pack-choices", role: "status", "aria-live": "polite" },
-    h("p", { class: "hint" }, t("pack_title")),
+    h("p", { class: "hint" }, t("pack_title", { pack: packName(page) })),
     h(
       "ul",
       { class: "pack-list" },
@@ -42,6 +42,12 @@ export function packPanel(page) {
     ),
     agreed(pack) ? h("p", { class: "agreed" }, t("pack_agreed")) : h("p", { class: "hint" }, t("pack_change")),
   );
+}
+
+/** The rulebook's name for the pack ("the Werewolves", "maffian"), as a sentence starts. */
+function packName(page) {
+  const name = page.book?.names?.pack || t("channel_pack");
+  return name[0].toUpperCase() + name.slice(1);
 }
 
 function agreed(pack) {

@@ -4,7 +4,9 @@
 import { Connection } from "./connection.js";
 import { announce, fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { phoneHabits } from "./alerts.js";
 import { chatPanel } from "./chat.js";
+import { helpLink } from "./help.js";
 import { lobbyScreen } from "./lobby.js";
 import { Narrator } from "./narrator.js";
 import { gameScreen } from "./play.js";
@@ -283,6 +285,8 @@ export class RoomPage {
     const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
     this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
     this.chatView.update();
+    phoneHabits(this);
+    helpLink(this.lobby.rules);
   }
 }
 

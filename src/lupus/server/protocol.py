@@ -205,14 +205,24 @@ class Again(_Message):
     type: Literal["again"]
 
 
+class Narrate(_Message):
+    """Host, at one table: who reads the public story aloud. ``by`` ``"host"`` (his
+    device, the default), ``"seat"`` (the phone of a person's ``seat``) or
+    ``"screen"`` (a separate screen: the ``ack`` carries its link, given this once)."""
+
+    type: Literal["narrator"]
+    by: Literal["host", "seat", "screen"]
+    seat: StrictInt | None = None
+
+
 Entering = Join | Rejoin | Watch
 Playing = Act | Chat | Ping | Close
-Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink
+Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink | Narrate
 ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
 
 CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
-HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again, PassHost, NewLink)
+HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again, PassHost, NewLink, Narrate)
 
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[^"]+', re.DOTALL)

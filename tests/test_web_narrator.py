@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from server_harness import Server
 from web_harness import ARTIFACTS, Phone, browser, join, play_out
 
 SHOTS = ARTIFACTS / "narrator"
+
+# Runs in the page: its accessibility problems, as sentences (tests/test_web_access.py).
+AUDIT = (Path(__file__).parent / "web_audit.js").read_text("utf-8")
 
 VOICE = """
 window.__voice = { handed: [], pending: [], cancels: 0, dropped: 0 };
@@ -176,6 +180,7 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         watcher.page.click("button.secondary:has-text('Watch')")
         watcher.page.wait_for_selector(".lobby")
         assert narrating(ann) and not narrating(bob) and not narrating(watcher)
+        problems = [f"host's lobby: {problem}" for problem in ann.page.evaluate(AUDIT)]
         # The host gives the voice to Bob's phone: everyone is told, Ann's falls silent.
         ann.page.select_option("#narrator-by", "seat:1")
         wait(lambda: narrating(bob))
@@ -196,6 +201,7 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         url = wait(lambda: ann.page.get_attribute("#screen-url", "href"))
         assert f"/?screen={code}#token=" in url
         ann.shot("screen-link")
+        problems += [f"screen link: {problem}" for problem in ann.page.evaluate(AUDIT)]
         screen = phone(chromium, server, "Screen")
         screen.page.goto(url)
         screen.page.wait_for_selector("#narrator")
@@ -207,6 +213,8 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         top = screen.page.evaluate(ON_TOP)
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
         screen.shot("screen")
+        problems += [f"screen: {problem}" for problem in screen.page.evaluate(AUDIT)]
+        assert not problems, "\n".join(problems)
         # What the screen shows is what a spectator sees (the same public table, phase
         # and countdown), whatever the moment.
         same_as_spectator(screen, watcher)

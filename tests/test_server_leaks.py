@@ -123,10 +123,13 @@ FIELDS = {
         "status",
         "number",
         "game",
+        "host",
         "host_seat",
+        "seatless_creator",
         "seeded",
         "spectators",
         "table",
+        "narrator",
         "timers",
         "absent_bots",
         "results",
@@ -144,6 +147,7 @@ FIELDS = {
         "from",
         "events",
         "lines",
+        "spoken",
         "prompts",
         "table",
         "deadline",
@@ -808,7 +812,9 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     """A lobby says the room's public settings and seats, nothing else."""
     settings = table.settings
     mode = settings.get("mode", "players")
-    assert set(lobby) == FIELDS["lobby"] - {"you"}
+    # (``host``, like ``you``, is the connection's own: not in GET /api/rooms/{code})
+    assert set(lobby) - {"host"} == FIELDS["lobby"] - {"you", "host"}
+    assert lobby.get("host", False) in (True, False)
     assert lobby["room"] == table.code and lobby["rules"] == table.rules
     assert lobby["mode"] == mode and lobby["players"] == settings["players"]
     counts = settings.get("composition") or composition(book, settings["players"])
@@ -817,6 +823,7 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["seeded"] is True  # (every room of this test is seeded)
     assert lobby["spectators"] is True  # (every room of this test allows them)
     assert lobby["table"] is settings.get("table", False)
+    assert lobby["narrator"] == {"by": "host", "seat": None}  # (nobody chose another)
     assert lobby["absent_bots"] is False  # (the harness's rooms: ``UNTIMED``)
     timers = lobby["timers"]
     assert timers is None or set(timers) == {"night", "day", "steps"}

@@ -67,7 +67,10 @@ class Narration:
 
     def admits(self, kept: str) -> bool:
         """Whether the token of this digest may watch as the room's narrator now (a
-        host's own token always may: ``Hub.hosting``)."""
+        host's own token always may: ``Hub.hosting``). Only at one table: a room
+        whose settings no longer say so has no narrator but its host."""
+        if not self.room.settings.table:
+            return False
         if self.by == "screen" and self.screen is not None:
             return secrets.compare_digest(kept, self.screen)
         if self.by == "seat" and self.seat is not None:

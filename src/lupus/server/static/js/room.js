@@ -48,7 +48,7 @@ export class RoomPage {
   async start() {
     document.getElementById("where").textContent = this.code;
     if (this.screen) {
-      this.startScreen();
+      await this.startScreen();
       return;
     }
     // A join link the host made for this seat (`new_link`) carries its token: kept like
@@ -78,7 +78,7 @@ export class RoomPage {
 
   /** A narrating screen: its token from the link the host's page showed (kept, and
    * taken out of the address bar at once), then a spectator's connection with it. */
-  startScreen() {
+  async startScreen() {
     const key = `lupus:screen:${this.code}`;
     const given = new URLSearchParams(location.hash.slice(1)).get("token");
     if (given) {
@@ -90,7 +90,11 @@ export class RoomPage {
       this.screenGone();
       return;
     }
-    this.entering = { type: "watch", room: this.code, token, lang: lang() };
+    // The story in the room's own language, the one its voice speaks (the page's
+    // words stay in this browser's).
+    const answer = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+    const room = answer.ok ? await answer.json() : null;
+    this.entering = { type: "watch", room: this.code, token, lang: room?.lang || lang() };
     this.narrator = new Narrator(this, null);
     this.connection.open();
     this.render();

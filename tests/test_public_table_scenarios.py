@@ -63,7 +63,7 @@ def test_the_shape_of_a_seat_and_of_a_night() -> None:
         "card": "werewolf",
         "titles": [],
     }
-    assert set(found["outcome"]) == {"phase", "number", "deaths", "votes", "failed_attempt"}
+    assert set(found["outcome"]) == {"phase", "number", "deaths", "votes", "failed_attempt", "tie"}
 
 
 def test_a_saved_victim_is_a_night_with_nobody_dead() -> None:
@@ -76,6 +76,7 @@ def test_a_saved_victim_is_a_night_with_nobody_dead() -> None:
         "deaths": [],
         "votes": None,
         "failed_attempt": False,
+        "tie": None,
     }
     assert all(alive(found)) and cards(found) == [None] * 8
 
@@ -112,6 +113,7 @@ def test_a_vote_with_its_counts_then_the_hunters_shot() -> None:
         "deaths": [death(4, "vote", "hunter"), death(1, "shot", "werewolf")],
         "votes": votes((4, 2), (0, 1)),
         "failed_attempt": False,
+        "tie": None,
     }
 
 
@@ -126,6 +128,7 @@ def test_a_second_tie_eliminates_nobody() -> None:
         "deaths": [],
         "votes": votes((0, 2), (3, 2)),
         "failed_attempt": False,
+        "tie": None,
     }
 
 
@@ -143,6 +146,27 @@ def test_the_captain_elected_dying_and_succeeded() -> None:
     appointed = table(name, 19)
     assert titled(appointed, "captain") == [3]
     assert titled(table(name), "captain") == [3]
+
+
+def test_a_tie_is_the_outcome_until_something_settles_it() -> None:
+    """After the first tie, the day has decided nothing yet: its outcome names the tied
+    (a page must not say "nobody was eliminated" while a new round or a Captain is to
+    come); the new round's count, then the Captain's decision, settle it."""
+    for name, tied in (
+        ("werewolf/day-vote-second-tie-nobody-eliminated", [0, 3]),
+        ("tit-albert/captain-decision-eliminates", None),
+    ):
+        data = json.loads((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
+        ties = []
+        for actions in range(len(data["actions"]) + 1):
+            outcome = table(name, actions)["outcome"]
+            if outcome and outcome["tie"] is not None:
+                ties.append(outcome["tie"])
+                assert outcome["phase"] == "day" and outcome["deaths"] == [], (name, actions)
+        assert ties, name
+        if tied is not None:
+            assert tied in ties, (name, ties)
+        assert table(name)["outcome"]["tie"] is None
 
 
 def test_the_captain_decides_a_tie() -> None:
@@ -164,6 +188,7 @@ def test_maffia_tells_a_failed_attempt_not_on_whom() -> None:
         "deaths": [],
         "votes": None,
         "failed_attempt": True,
+        "tie": None,
     }
 
 
@@ -177,6 +202,7 @@ def test_maffia_tells_no_failed_attempt_when_the_target_was_shot() -> None:
         "deaths": [death(5, "heartbreak", "couple"), death(7, "shot", None)],
         "votes": None,
         "failed_attempt": False,
+        "tie": None,
     }
 
 
@@ -230,6 +256,7 @@ def test_mafia_classic_day_first() -> None:
         "deaths": [death(3, "vote", "villager")],
         "votes": votes((3, 3), (0, 2)),
         "failed_attempt": False,
+        "tie": None,
     }
     game = sc.replay(sc.parse({**data, "actions": actions})).game
     night = table_of(game.view(2)).to_json()
@@ -239,6 +266,7 @@ def test_mafia_classic_day_first() -> None:
         "deaths": [death(1, "mafia", "villager")],
         "votes": None,
         "failed_attempt": False,
+        "tie": None,
     }
 
 
@@ -251,6 +279,7 @@ def test_lupusburg_a_slaughtered_character_stays_face_down() -> None:
         "deaths": [death(3, "werewolf", None, house=6)],
         "votes": None,
         "failed_attempt": False,
+        "tie": None,
     }
     dan = found["players"][3]
     assert dan == {
@@ -276,6 +305,7 @@ def test_lupusburg_the_second_votings_ballots_lynch() -> None:
         "deaths": [death(2, "vote", None, house=4)],
         "votes": [{"seat": 2, "house": 4, "votes": 3}, {"seat": 1, "house": 3, "votes": 2}],
         "failed_attempt": False,
+        "tie": None,
     }
 
 

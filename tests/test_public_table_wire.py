@@ -21,7 +21,7 @@ from lupus.families import table_of
 
 SEAT_KEYS = {"seat", "name", "alive", "card", "titles"}
 HOUSE_KEYS = {"house", "alive", "character", "chest"}
-OUTCOME_KEYS = {"phase", "number", "deaths", "votes", "failed_attempt"}
+OUTCOME_KEYS = {"phase", "number", "deaths", "votes", "failed_attempt", "tie"}
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +55,8 @@ def check_shape(public: dict[str, Any], names: list[str], houses: bool) -> None:
     for vote in outcome["votes"] or ():
         assert set(vote) == ({"seat", "house", "votes"} if houses else {"seat", "votes"})
     assert type(outcome["failed_attempt"]) is bool
+    tie = outcome["tie"]
+    assert tie is None or (outcome["phase"] == "day" and all(type(s) is int for s in tie))
 
 
 def public_moments(person: Player) -> dict[int, dict[str, Any]]:

@@ -59,7 +59,6 @@ def test_at_one_table_every_phone_taps_at_every_night_step(server: Server) -> No
         play_out(phones, host, each=look)
         tapped = {phone.name: set(phone.page.evaluate("window.__taps")) for phone in phones}
         steps = {key.split(":")[0] for keys in tapped.values() for key in keys}
-        assert any(key.endswith(":decoy") for keys in tapped.values() for key in keys)
         tapped = {name: {key.split(":")[0] for key in keys} for name, keys in tapped.items()}
         assert len(steps) >= 3, steps
         # The survivors were alive at every night step: each phone asked them to tap.

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import segno
 import segno.encoder
@@ -198,8 +199,15 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
         drive(phones, choose, until=lambda: all(phone.finished() for phone in phones))
         assert {"appoint", "shoot"} <= seen, seen
 
-        # The end: every card, the winners, the replay.
+        # The end: the last phase's outcome (the death that ended it) above every card,
+        # the winners, the replay.
         for phone in phones:
+            above = phone.page.evaluate(
+                "() => { const o = document.querySelector('#outcome'),"
+                " e = document.querySelector('.end');"
+                " return Boolean(o && e && (o.compareDocumentPosition(e) & 4)); }"
+            )
+            assert above, phone.name
             rows = phone.page.query_selector_all(".end .all-cards tbody tr")
             assert len(rows) == 8
             table = phone.page.inner_text(".end .all-cards")
@@ -332,8 +340,9 @@ def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) 
         url = ann.page.get_attribute("#new-link-url", "href")
         assert url is not None and f"room={room['room']}" in url
         ann.shot("new-link", of="#new-link-card")
-        # Bob's old page is turned away: it is no longer in the seat.
+        # Bob's old page is turned away, and told why: it is no longer in the seat.
         bob.page.wait_for_selector("text=This room's game has started", timeout=10000)
+        assert "given a new link" in bob.page.inner_text("#seat-lost")
         again = Phone(chromium, server.http, "Bob", SHOTS)
         again.page.goto(url)
         again.page.wait_for_selector(".game")
@@ -422,3 +431,31 @@ def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> N
         ann.page.wait_for_selector(".game")
         ann.page.wait_for_timeout(500)
         assert ann.page.query_selector(".countdown") is None
+
+
+def test_the_home_forms_night_time_scales_every_night_steps_timer(server: Server) -> None:
+    """A host who asks for 5 s nights on the home page gets them: every night step's own
+    timer of the rulebook (the pack's 45 s, the Seer's 20 s) in the same measure."""
+    with browser() as chromium:
+        ann = Phone(chromium, server.http, "Ann", SHOTS)
+        ann.goto("/")
+        page = ann.page
+        page.wait_for_selector("#create")
+        page.select_option("#rules", "werewolf")
+        page.fill("#host-name", "Ann")
+        page.click("#create summary")
+        page.fill("#timer-night", "5")
+        page.click("#create button[type=submit]")
+        page.wait_for_selector(".lobby")
+        code = page.inner_text(".room-code").strip()
+    lobby = httpx.get(f"{server.http}/api/rooms/{code}", timeout=10).json()
+    timers = lobby["timers"]
+    assert timers["night"] == 5
+    books = httpx.get(f"{server.http}/api/rulebooks", timeout=10).json()
+    book = next(b for b in books if b["id"] == "werewolf")
+    for step in book["night_steps"]:
+        own = book["timers"]["steps"].get(step)
+        if own is not None:
+            scaled = own * 5 / book["timers"]["night"]
+            assert timers["steps"][step] == max(1, int(scaled + 0.5)), step  # (rounded up)
+    assert timers["steps"]["werewolves"] < book["timers"]["steps"]["werewolves"]

@@ -135,11 +135,19 @@ class TableVote(Value):
 @final
 class TableOutcome(Value):
     """What the last phase did, as the table was told: its deaths in the order they were
-    announced, the day's deciding vote (None after a night) and whether a failed
-    attempt was announced."""
+    announced, the day's deciding vote (None after a night), whether a failed attempt
+    was announced, and the seats of a tie not settled yet (a Captain to decide, a new
+    round to come): a vote that tied has decided nothing so far."""
 
-    __slots__ = ("deaths", "failed_attempt", "number", "phase", "votes")
-    FIELDS: ClassVar[tuple[str, ...]] = ("phase", "number", "deaths", "votes", "failed_attempt")
+    __slots__ = ("deaths", "failed_attempt", "number", "phase", "tie", "votes")
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "phase",
+        "number",
+        "deaths",
+        "votes",
+        "failed_attempt",
+        "tie",
+    )
 
     def __init__(
         self,
@@ -148,21 +156,25 @@ class TableOutcome(Value):
         deaths: tuple[TableDeath, ...],
         votes: tuple[TableVote, ...] | None,
         failed_attempt: bool,
+        tie: tuple[int, ...] | None = None,
     ) -> None:
         self.phase: Final = phase
         self.number: Final = number
         self.deaths: Final = deaths
         self.votes: Final = votes
         self.failed_attempt: Final = failed_attempt
+        self.tie: Final = tie
 
     def to_json(self) -> dict[str, object]:
         votes = self.votes
+        tie = self.tie
         return {
             "phase": self.phase,
             "number": self.number,
             "deaths": [death.to_json() for death in self.deaths],
             "votes": None if votes is None else [vote.to_json() for vote in votes],
             "failed_attempt": self.failed_attempt,
+            "tie": None if tie is None else list(tie),
         }
 
 
@@ -213,6 +225,7 @@ class TableReader:
         self.deaths: list[tuple[int, str | None, int | None]] = []
         self.votes: list[TableVote] | None = None
         self.failed = False
+        self.tie: tuple[int, ...] | None = None  # a tie not settled yet
         # What the last table was made of, kept while it stays true: most public events
         # (a ballot, a step's wake, a token) change no seat and no outcome.
         self.entries: list[TableSeat | None] = [None] * self.n
@@ -242,6 +255,7 @@ class TableReader:
         becomes the table's last phase, empty at first, unless it is already."""
         phase, number = event.phase, event.number
         self.outcome_stale = True
+        self.tie = None  # (whatever decides the phase settles its tie)
         if phase == self.phase and number == self.number:
             return
         self.phase, self.number = phase, number
@@ -260,6 +274,12 @@ class TableReader:
         self.decided(event)
         if self.phase != NIGHT:
             self.votes = sorted(votes, key=vote_order)
+
+    def tied(self, event: Event, seats: tuple[int, ...]) -> None:
+        """The deciding vote tied between ``seats``: nothing is decided until a later
+        event settles it (a decision, a death, a new round's count)."""
+        self.decided(event)
+        self.tie = seats
 
     def failed_attempt(self, event: Event) -> None:
         """The table is told of a failed attempt in the event's phase."""
@@ -294,7 +314,7 @@ class TableReader:
         )
         votes = self.votes
         counts = None if votes is None else tuple(votes)
-        return TableOutcome(phase, self.number, deaths, counts, self.failed)
+        return TableOutcome(phase, self.number, deaths, counts, self.failed, self.tie)
 
     def seat_entry(self, seat: int) -> TableSeat:
         """One seat of the table, made again only when it changed."""

@@ -230,6 +230,16 @@ class TimersSpec(_Strict):
     steps: dict[str, TimerSeconds] = Field(default_factory=dict, max_length=64)
 
 
+class TableSpec(_Strict):
+    """How an at-the-table room's phones play the night (``docs/protocol.md``,
+    at-the-table rooms): at each night step every living phone asks for the same
+    number of taps, so that nobody can tell who acts by who taps more. ``taps`` by
+    night step id, as many as its most demanding decision takes (Cupid's pair, the
+    Witch's two potions); 1 for a step not named."""
+
+    taps: dict[str, Annotated[int, Field(ge=1, le=4)]] = Field(default_factory=dict)
+
+
 class Rulebook(_Strict):
     id: str
     # The game family whose mechanics play it (``lupus.families``): "village" (one card
@@ -248,6 +258,7 @@ class Rulebook(_Strict):
     lupusburg: LupusburgSpec | None = None
     minimum: MinimumSpec | None = None
     timers: TimersSpec = TimersSpec()
+    table: TableSpec = TableSpec()
     compositions: dict[str, dict[str, Annotated[int, Field(ge=0)]]] = Field(default_factory=dict)
     names: dict[str, dict[str, str]]
     text: dict[str, dict[str, str]] = Field(default_factory=dict)

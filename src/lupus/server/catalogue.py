@@ -72,6 +72,11 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         "options": {key: spec.default for key, spec in book.options.items()},
         # The timers a room of this rulebook gets unless its host chooses others or none.
         "timers": book.timers.model_dump(),
+        # The night's steps (the others are the day's): a host's new night or day
+        # time scales the rulebook's own timers of that kind.
+        "night_steps": sorted({*book.night.first, *book.night.later, *book.night.preparation}),
+        # At one table, how many taps every living phone gives each night step.
+        "table_taps": dict(book.table.taps),
         "option_specs": {
             key: {
                 "type": spec.type,

@@ -11,7 +11,9 @@ its public events make the table (``lupus.engine.table``; docs/protocol.md,
 - A day has its outcome once its elimination vote is counted (``tally`` after
   ``vote_opens`` or ``banishment_opens``, a later round's replacing the first's), or
   decided otherwise (``no_elimination``, ``no_nominations``, the Captain's ``decided``),
-  or at its first death. The Captain's election is no elimination vote.
+  or at its first death. The Captain's election is no elimination vote. A ``tie`` of
+  that vote is the outcome's ``tie`` until something settles it (the Captain's
+  decision, a death, a new round's count, no elimination).
 - The Captain's title goes with ``captain`` (elected, drawn or appointed) and ends
   with his death: his successor holds it when appointed, nobody if he names nobody.
 """
@@ -56,6 +58,9 @@ class VillageTable(TableReader):
             if self.eliminating:
                 counts = event.seat_ints("votes")
                 self.counted(event, [TableVote(s, n, None) for s, n in counts.items()])
+        elif kind == "tie":
+            if self.eliminating:
+                self.tied(event, tuple(event.seats("players")))
         elif kind in ELIMINATION:
             self.eliminating = True
         elif kind == "election" or kind == "day" or kind == "night":

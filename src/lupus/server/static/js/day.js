@@ -46,11 +46,14 @@ export function dayPanel(page) {
     if (target === null) abstained++;
     else counts.set(target, [...(counts.get(target) || []), voter]);
   }
+  // (in the day's vote the Captain's ballot counts twice, as the result will)
+  const captain = opening.kind === "vote_opens" ? captainOf(page) : null;
+  const weight = (voters) => voters.reduce((sum, voter) => sum + (voter === captain ? 2 : 1), 0);
   const title =
     opening.kind === "election"
       ? t("day_election", { round: opening.data.round })
       : t("day_vote", { round: opening.data.round ?? 1 });
-  const rows = [...counts.entries()].sort((a, b) => b[1].length - a[1].length);
+  const rows = [...counts.entries()].sort((a, b) => weight(b[1]) - weight(a[1]));
   return h(
     "div",
     { class: "card tally", role: "status", "aria-live": "polite" },
@@ -66,8 +69,8 @@ export function dayPanel(page) {
               {},
               h("strong", {}, page.name(target)),
               ": ",
-              voters.length === 1 ? t("day_votes_one") : t("day_votes", { count: voters.length }),
-              h("span", { class: "hint" }, ` (${voters.map((v) => page.name(v)).join(", ")})`),
+              weight(voters) === 1 ? t("day_votes_one") : t("day_votes", { count: weight(voters) }),
+              h("span", { class: "hint" }, ` (${voters.map((v) => (v === captain ? t("day_double", { player: page.name(v) }) : page.name(v))).join(", ")})`),
             ),
           ),
         )

@@ -223,7 +223,17 @@ function createSection(books) {
     if (noTimers.checked) return "off";
     const same = given(night) === (b.timers.night ?? null) && given(day) === (b.timers.day ?? null);
     if (same) return undefined;
-    return { night: given(night), day: given(day), steps: { ...(b.timers.steps || {}) } };
+    // A new night (or day) time scales the rulebook's own timer of each night (day)
+    // step alike: the pack keeps its longer time than the Seer, in the host's measure.
+    const nights = new Set(b.night_steps || []);
+    const ratio = (wanted, was) => (wanted === null || !was ? 1 : wanted / was);
+    const byNight = ratio(given(night), b.timers.night);
+    const byDay = ratio(given(day), b.timers.day);
+    const steps = {};
+    for (const [step, secs] of Object.entries(b.timers.steps || {})) {
+      steps[step] = Math.max(1, Math.round(secs * (nights.has(step) ? byNight : byDay)));
+    }
+    return { night: given(night), day: given(day), steps };
   }
 
   return h(

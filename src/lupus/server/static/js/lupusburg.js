@@ -47,7 +47,8 @@ export function lupusburgBoard(page) {
   const acts = openActions(page);
   // The seat's secrets (its characters, chest, coin, what it was shown) are on screen
   // while its card is shown, and all of them once the game is over.
-  const open = page.revealed || Boolean(state.over);
+  // (at one table, only while the card is held pressed: a neighbour sees the screen)
+  const open = (page.lobby?.table ? Boolean(page.holding) : page.revealed) || Boolean(state.over);
   const games = matchGames(page);
   return h(
     "section",

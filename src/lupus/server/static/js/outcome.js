@@ -83,7 +83,11 @@ export function outcomePanel(page) {
   });
   const said = (kind, key) => sentenceOf(page, (e) => e.kind === kind && inPhase(outcome, e)) || t(key);
   let quiet = null;
-  if (!deaths.length) {
+  if (!deaths.length && !night && outcome.tie?.length) {
+    // (a tie decides nothing yet: a new round, or the Captain, is to come)
+    const names = outcome.tie.map((seat) => seatName(page, seat)).join(", ");
+    quiet = t("vote_tie", { players: names });
+  } else if (!deaths.length) {
     if (night) quiet = outcome.failed_attempt ? said("failed_attempt", "failed_attempt") : said("no_death", "nobody_died");
     else quiet = said("no_elimination", "nobody_eliminated");
   }

@@ -11,7 +11,10 @@ export function partners(page) {
   if (page.seat === null || page.seat < 0) return mates;
   for (const event of page.events) {
     if (event.kind !== "pack" || !event.audience || !event.audience.includes(page.seat)) continue;
-    mates = new Set(Object.keys(event.data.roles || {}).map(Number).filter((seat) => seat !== page.seat));
+    // (the dead watch the night and are told of the pack too: only a member has partners)
+    const members = Object.keys(event.data.roles || {}).map(Number);
+    if (!members.includes(page.seat)) continue;
+    mates = new Set(members.filter((seat) => seat !== page.seat));
   }
   return mates;
 }

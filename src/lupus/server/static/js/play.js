@@ -10,6 +10,7 @@ import { lupusburgBoard } from "./lupusburg.js";
 import { answersPanel, endDetails, outcomePanel, roleName, titleName } from "./outcome.js";
 import { packPanel, partners } from "./pack.js";
 import { isDead, publicTable } from "./table.js";
+import { atTable, holdCard, publicLines, tableNight, tapScreen } from "./table_night.js";
 
 export { roleName };
 
@@ -17,17 +18,22 @@ export function gameScreen(page) {
   const view = page.view;
   const leader = page.seat === -1;
   if (leader) return leaderScreen(page);
+  // At one table a neighbour sees the screen: the seat's secrets are on a card shown
+  // while held, and every living phone shows the same night screen (table_night.js).
+  const table = atTable(page);
+  const night = tableNight(page);
   return h(
     "section",
-    { class: `game phase-${view.phase}`, "aria-labelledby": "phase-title" },
+    { class: `game phase-${view.phase}${table ? " at-table" : ""}`, "aria-labelledby": "phase-title" },
     statusBar(page),
+    // (the last phase's outcome stays above the end: the death that ended the game)
+    outcomePanel(page),
     view.finished ? endBanner(page) : null,
-    view.finished ? null : outcomePanel(page),
-    answersPanel(page),
-    page.seat !== null ? roleCard(page) : null,
+    table ? null : answersPanel(page),
+    page.seat === null ? null : table ? holdCard(page, cardInside(page, true)) : roleCard(page),
     // Lupusburg's table before the choices: its tiles are the buttons (the list stays).
-    page.book?.family === "lupusburg" ? lupusburgBoard(page) : null,
-    decisions(page),
+    page.book?.family === "lupusburg" && !night ? lupusburgBoard(page) : null,
+    night ? tapScreen(page) : decisions(page),
     dayPanel(page),
     news(page),
     tableList(page),
@@ -120,8 +126,30 @@ export function deadSeats(page) {
   return dead;
 }
 
-function roleCard(page) {
+/** The seat's card as it is shown: its role and what it does, or its two houses. */
+function cardInside(page, shown) {
+  if (!shown) return null;
   const { role, houses } = holding(page);
+  if (role) {
+    const about = page.book?.roles?.[role]?.about;
+    return [h("p", { class: "role-name" }, roleName(page, role)), about ? h("p", { class: "about" }, about) : null];
+  }
+  if (houses) {
+    return Object.entries(houses.characters).map(([house, character]) =>
+      h(
+        "p",
+        { class: "house" },
+        t(Number(house) % 2 ? "house_second" : "house_first"),
+        ": ",
+        h("strong", {}, roleName(page, character)),
+        Number(house) === houses.chest ? h("span", { class: "tag" }, t("chest")) : null,
+      ),
+    );
+  }
+  return h("p", {}, t("no_card_yet"));
+}
+
+function roleCard(page) {
   const toggle = h(
     "button",
     {
@@ -137,24 +165,7 @@ function roleCard(page) {
     },
     page.revealed ? t("hide_card") : t("show_card"),
   );
-  let inside = null;
-  if (page.revealed) {
-    if (role) {
-      const about = page.book?.roles?.[role]?.about;
-      inside = [h("p", { class: "role-name" }, roleName(page, role)), about ? h("p", { class: "about" }, about) : null];
-    } else if (houses) {
-      inside = Object.entries(houses.characters).map(([house, character]) =>
-        h(
-          "p",
-          { class: "house" },
-          t(Number(house) % 2 ? "house_second" : "house_first"),
-          ": ",
-          h("strong", {}, roleName(page, character)),
-          Number(house) === houses.chest ? h("span", { class: "tag" }, t("chest")) : null,
-        ),
-      );
-    } else inside = h("p", {}, t("no_card_yet"));
-  }
+  const inside = cardInside(page, page.revealed);
   return h(
     "div",
     { class: `role-card card${page.revealed ? " shown" : ""}` },
@@ -171,8 +182,6 @@ function decisions(page) {
   // Hunter's shot): the game waits for them.
   const dead = isDead(page, page.seat);
   if (dead && !view.prompts.length) return h("p", { class: "card dead" }, t("you_are_dead"));
-  const step = page.lobby.table && view.phase === "night" && !dead ? page.nightStep() : null;
-  if (step && !view.prompts.length) return decoy(page, step);
   if (!view.prompts.length) {
     return h(
       "div",
@@ -183,10 +192,10 @@ function decisions(page) {
   }
   return h(
     "div",
-    { class: `card decide${dead ? " dead-decide" : ""}`, role: "group", "aria-labelledby": "decide-title", dataset: { step: step || "" } },
-    h("h3", { id: "decide-title" }, t(step ? "tap_title" : "your_turn")),
+    { class: `card decide${dead ? " dead-decide" : ""}`, role: "group", "aria-labelledby": "decide-title" },
+    h("h3", { id: "decide-title" }, t("your_turn")),
     dead ? h("p", { class: "hint dead-note" }, t("dead_decide")) : null,
-    packPanel(page),
+    atTable(page) ? null : packPanel(page),
     view.prompts.map((prompt) => promptButtons(page, prompt)),
     mineLine(page),
   );
@@ -196,6 +205,7 @@ function decisions(page) {
 function mineLine(page) {
   const mine = page.mine;
   const view = page.view;
+  if (atTable(page) && view.phase === "night") return null; // (on the held card)
   if (!mine || mine.phase !== view.phase || mine.number !== view.number) return null;
   const target = typeof mine.args[0] === "number" ? mine.args[0] : null;
   let text;
@@ -205,48 +215,12 @@ function mineLine(page) {
   return h("p", { class: "mine", role: "status" }, text);
 }
 
-/** At one table, a phone with nothing to do at a night step still asks for a tap, and
- * looks like one that has: nobody can tell who acts by who touches a phone. The tap
- * sends nothing. */
-function decoy(page, step) {
-  if (page.tapped === step) return h("p", { class: "card waiting decoy-done", role: "status" }, t("tap_done"));
-  const dead = deadSeats(page);
-  const names = page.lobby.seats
-    .map((seat, number) => (seat && !dead.has(number) && number !== page.seat ? seat.name : null))
-    .filter(Boolean);
-  return h(
-    "div",
-    { class: "card decide decoy", role: "group", "aria-labelledby": "decide-title", dataset: { step } },
-    h("h3", { id: "decide-title" }, t("tap_title")),
-    h(
-      "div",
-      { class: "choices" },
-      names.map((name) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: "choice",
-            dataset: { verb: "decoy" },
-            onclick: () => {
-              page.tapped = step;
-              page.render();
-            },
-          },
-          name,
-        ),
-      ),
-    ),
-    h("p", { class: "hint" }, t("tap_hint")),
-  );
-}
-
 /** A button that answers a prompt with one of its choices (`seat`: a game leader's
  * answer for that seat). */
 export function actButton(page, verb, choice, className, seat) {
   const chosen = seat === undefined && chosenNow(page, verb, choice.args);
   // (a partner of the pack is marked among the choices too)
-  const mate = seat === undefined && choice.args.length === 1 && partners(page).has(choice.args[0]);
+  const mate = seat === undefined && !atTable(page) && choice.args.length === 1 && partners(page).has(choice.args[0]);
   return h(
     "button",
     {
@@ -281,7 +255,8 @@ export function promptButtons(page, prompt, seat) {
 
 export function news(page) {
   // The phase so far, newest last; the whole story folded under it.
-  const lines = page.lines;
+  // (at one table, only what every phone may show: the public lines)
+  const lines = atTable(page) ? publicLines(page) : page.lines;
   let start = lines.length;
   while (start > 0 && !lines[start - 1].startsWith("==")) start--;
   const recent = lines.slice(start).filter((line) => line !== "");
@@ -313,6 +288,9 @@ function playerRows(page, controls) {
   const lobby = page.lobby;
   const bySeat = new Map(publicTable(page).players.map((p) => [p.seat, p]));
   const mates = partners(page);
+  // (at one table, partners are on the held card; at night every list reads the same)
+  const table = atTable(page);
+  const night = tableNight(page);
   return h(
     "ul",
     { class: "seats" },
@@ -322,13 +300,13 @@ function playerRows(page, controls) {
       const gone = known ? !known.alive : false;
       return h(
         "li",
-        { class: `seat${gone ? " gone" : ""}${number === page.seat ? " you" : ""}`, dataset: { seat: String(number) } },
+        { class: `seat${gone ? " gone" : ""}${number === page.seat && !night ? " you" : ""}`, dataset: { seat: String(number) } },
         h("span", { class: "seat-name" }, seat.name),
         gone ? h("span", { class: "tag dead-tag" }, t("dead")) : null,
         known?.card ? h("span", { class: "tag card-tag" }, roleName(page, known.card)) : null,
         (known?.titles || []).map((title) => h("span", { class: "tag title-tag" }, titleName(page, title))),
-        mates.has(number) ? h("span", { class: "tag partner-tag" }, t("partner")) : null,
-        number === page.seat ? h("span", { class: "tag" }, t("you")) : null,
+        mates.has(number) && !table ? h("span", { class: "tag partner-tag" }, t("partner")) : null,
+        number === page.seat && !night ? h("span", { class: "tag" }, t("you")) : null,
         number === lobby.host_seat ? h("span", { class: "tag host-tag" }, t("host")) : null,
         seat.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
         !seat.bot && !seat.connected && lobby.mode === "players" ? h("span", { class: "tag muted" }, t("away")) : null,

@@ -117,6 +117,8 @@ export class RoomPage {
     const name = h("input", { id: "name", maxlength: 24, required: true, autocomplete: "nickname" });
     const problem = h("p", { class: "problem", role: "alert" });
     const open = lobby.status === "lobby" && lobby.seats.some((s) => s === null);
+    const lost = sessionStorage.getItem(`lupus:lost:${this.code}`);
+    sessionStorage.removeItem(`lupus:lost:${this.code}`);
     const join = (event) => {
       event.preventDefault();
       this.entering = { type: "join", room: this.code, name: name.value.trim(), lang: lang() };
@@ -134,6 +136,7 @@ export class RoomPage {
         "section",
         { class: "card" },
         h("h2", {}, t("room_title", { code: this.code })),
+        lost ? h("p", { class: "problem", role: "alert", id: "seat-lost" }, t("seat_lost")) : null,
         open
           ? h(
               "form",
@@ -201,6 +204,8 @@ export class RoomPage {
       return;
     }
     if (frame.code === "bad_token" || (frame.code === "unknown_room" && this.entering?.type === "rejoin")) {
+      // (said once more on the page that comes next: why this phone lost its seat)
+      if (frame.code === "bad_token") sessionStorage.setItem(`lupus:lost:${this.code}`, "1");
       forget(this.code);
       this.connection.close();
       this.entering = null;
@@ -266,17 +271,6 @@ export class RoomPage {
     if (this.top) fill(this.top, this.narrator?.element);
   }
 
-  /** The current night step, as everyone can tell it (the public `wake` calls): at one
-   * table every phone asks for a tap at each (play.js). */
-  nightStep() {
-    let wakes = 0;
-    for (const event of this.events) {
-      if (event.kind === "night") wakes = 0;
-      if (event.kind === "wake") wakes++;
-    }
-    return wakes ? `${this.view.number}.${wakes}` : null;
-  }
-
   /** docs/protocol.md, "Merging". */
   merge(frame) {
     if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
@@ -323,7 +317,6 @@ export class RoomPage {
       this.mine = { verb, args, label: label || verb, phase: this.view.phase, number: this.view.number, prompts };
     }
     this.render();
-    if (this.view.phase === "night") this.tapped = this.nightStep();
     const message = { type: "act", verb, args, state_id: this.view.state_id };
     if (seat !== undefined) message.seat = seat;
     this.send(message).catch(() => {
@@ -360,6 +353,10 @@ export class RoomPage {
       const again = [...controls].find((control) => focusKey(control) === key);
       if (again) again.focus();
     }
+    // At one table people talk aloud: a chat panel would show a wolf's own channel to
+    // his neighbour, so it is put away while a game is played.
+    const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
+    this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
     this.chatView.update();
   }
 }

@@ -1,0 +1,207 @@
+"""At one table every phone looks the same (issue 25, item 1), in real Chromium at a
+phone's size: eight phones in an at-the-table room of each rulebook.
+
+At every night step, every living phone shows the same screen: the same text once the
+players' names are replaced, the same number of buttons, the same number of taps
+before its "done" screen (the rulebook's `table.taps`: two for Cupid and the Witch),
+and the same screen after each tap, whatever its player's card and whatever he taps.
+The host's phone differs only by its host controls, left out here. A player's secrets
+(his card, what his taps do, his partners) show only while he holds his card pressed.
+Each phone's screen at each step is kept as a test artefact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from collections import defaultdict
+from typing import Any
+
+import pytest
+
+from server_harness import Server
+from web_harness import ARTIFACTS, Phone, browser, join, playwright_api
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+PACE = 1.5  # seconds: a night step lasts 1.5 to 4.5 s (fair timing)
+TABLES = {
+    "werewolf": {"composition": {"werewolf": 2, "seer": 1, "witch": 1, "cupid": 1, "villager": 3}},
+    "tit-albert": {
+        "composition": {"werewolf": 2, "seer": 1, "witch": 1, "little-girl": 1, "villager": 3}
+    },
+    "maffia": {"composition": {"mafia": 2, "doctor": 1, "detective": 1, "villager": 4}},
+    "lupusburg": {},
+}
+NIGHTS = {"werewolf": 2}  # nights watched (1 unless named)
+
+# The phone's screen as a neighbour reads it: the game's text (each piece apart) and its
+# buttons, but the host's own controls (the same at every step) and the timeline
+# folded away.
+SCREEN = """() => {
+  const game = document.querySelector('.game');
+  if (!game) return null;
+  const copy = game.cloneNode(true);
+  const hosts = '.host, .host-info, .controls, details.timeline';
+  for (const el of copy.querySelectorAll(hosts)) el.remove();
+  const shown = [...game.querySelectorAll('button')].filter((b) =>
+    !b.closest(hosts) && b.offsetParent !== null);
+  const texts = [];
+  const walk = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const piece = walk.currentNode.data.trim();
+    if (piece) texts.push(piece);
+  }
+  const screen = game.querySelector('.table-night');
+  return {
+    text: texts.join(' | '),
+    buttons: shown.length,
+    step: screen ? screen.dataset.step : null,
+    taps: screen ? Number(screen.dataset.taps) : 0,
+    tapped: screen ? Number(screen.dataset.tapped) : 0,
+    done: Boolean(game.querySelector('.table-night .tap-done')),
+  };
+}"""
+
+
+def plain(text: str) -> str:
+    """A screen's text with every player's name replaced (each phone names its own
+    seat differently, never its card)."""
+    for name in sorted(NAMES, key=len, reverse=True):
+        text = re.sub(rf"\b{name}\b", "NAME", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def alive(phone: Phone) -> bool:
+    return phone.page.query_selector(f".players .seat.gone >> text={phone.name}") is None
+
+
+@pytest.mark.parametrize("rules", sorted(TABLES))
+def test_every_living_phone_shows_the_same_night(server: Server, rules: str) -> None:
+    shots = ARTIFACTS / f"table-night-{rules}"
+    created = server.create(
+        rules=rules, players=8, host_name=NAMES[0], table=True, pace=PACE, **TABLES[rules]
+    )
+    # (step key, taps done) -> phone -> what its screen showed
+    seen: dict[tuple[str, int], dict[str, tuple[str, int]]] = defaultdict(dict)
+    taps: dict[str, dict[str, int]] = defaultdict(dict)  # step -> phone -> taps asked
+    held: dict[str, str] = {}
+    rng = random.Random(rules)
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, shots) for name in NAMES]
+        host = phones[0]
+        host.host(created)
+        for phone in phones[1:]:
+            join(phone, created["room"])
+        host.page.click("#start")
+        deadline = time.monotonic() + 150
+        moved = time.monotonic()
+        nights_seen: set[str] = set()
+        watched = False
+        while time.monotonic() < deadline:
+            if any(phone.finished() for phone in phones):
+                break
+            for phone in phones:
+                try:
+                    screen: dict[str, Any] | None = phone.page.evaluate(SCREEN)
+                except playwright_api.Error:
+                    continue
+                if not screen:
+                    continue
+                step = screen["step"]
+                if step is None:
+                    if phone.phase() == "day":
+                        if len(nights_seen) >= NIGHTS.get(rules, 1):
+                            watched = True  # (the last night watched is over)
+                            break
+                        moved = day(phone, rng) or moved
+                    continue
+                nights_seen.add(step.split(".")[0])
+                key = (step, screen["tapped"])
+                if phone.name in seen[key] or not alive(phone):
+                    continue
+                seen[key][phone.name] = (plain(screen["text"]), screen["buttons"])
+                taps[step][phone.name] = screen["taps"]
+                phone.shot(f"{step}-{screen['tapped']}-{phone.name}")
+                if phone.name not in held:
+                    held[phone.name] = hold(phone)
+                if not screen["done"]:
+                    tiles = phone.page.query_selector_all(".table-night button.choice")
+                    if not tiles:
+                        continue
+                    with_nobody = rng.random() < 0.2
+                    tile = tiles[-1] if with_nobody else rng.choice(tiles[:-1] or tiles)
+                    try:
+                        tile.click(timeout=2000)
+                    except playwright_api.Error:
+                        continue
+                    moved = time.monotonic()
+            if watched:
+                break
+            if time.monotonic() - moved > 6:  # (the pack did not agree: the host closes)
+                close = host.page.query_selector("#close-step")
+                if close is not None:
+                    with contextlib.suppress(playwright_api.Error):
+                        close.click(timeout=2000)
+                moved = time.monotonic()
+            time.sleep(0.05)
+        else:
+            for phone in phones:
+                phone.shot(f"late-{phone.name}")
+            raise AssertionError(f"{rules}: the nights were not played in time", nights_seen)
+    assert len(nights_seen) >= NIGHTS.get(rules, 1), nights_seen
+    steps = sorted({step for step, _ in seen})
+    assert len(steps) >= 2, steps  # (Lupusburg's night: the Thief, the Werewolf)
+    for (step, tapped), screens in sorted(seen.items()):
+        looks = {look for look in screens.values()}
+        assert len(looks) == 1, (rules, step, tapped, screens)
+    for step, asked in taps.items():
+        assert len(set(asked.values())) == 1, (rules, step, asked)
+    if rules in ("werewolf", "tit-albert"):
+        assert any(set(asked.values()) == {2} for asked in taps.values()), taps  # (the Witch)
+    # Every phone's card showed its secrets while held, and hid them once let go.
+    assert held and all(card for card in held.values()), held
+
+
+def hold(phone: Phone) -> str:
+    """Hold the card pressed: what it shows (the seat's card); let go, it is hidden."""
+    button = phone.page.query_selector("#hold-card")
+    if button is None:
+        return ""
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    if box is None:
+        return ""
+    mouse = phone.page.mouse
+    mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mouse.down()
+    try:
+        phone.page.wait_for_selector("#role-card", timeout=2000)
+    except playwright_api.Error as exc:
+        raise AssertionError((phone.errors, phone.page.inner_html(".hold-card"))) from exc
+    try:
+        shown = phone.page.inner_text("#role-card")
+        phone.shot(f"held-{phone.name}")
+    finally:
+        mouse.up()
+    phone.page.wait_for_selector("#role-card", state="detached", timeout=2000)
+    return shown
+
+
+def day(phone: Phone, rng: random.Random) -> float | None:
+    """By day each phone votes (or nominates) once per screen: the game goes on."""
+    buttons = phone.choices()
+    if not buttons:
+        return None
+    marked = phone.page.query_selector(".decide .chosen, .mine")
+    if marked is not None:
+        return None
+    active = [b for b in buttons if (b.get_attribute("data-verb") or "") not in ("withdraw",)]
+    if not active:
+        return None
+    try:
+        rng.choice(active).click(timeout=2000)
+    except playwright_api.Error:
+        return None
+    return time.monotonic()

@@ -136,6 +136,7 @@ def test_the_hosts_phone_keeps_time_and_says_no_ballot(server: Server) -> None:
         ann.page.wait_for_selector(".game")
         top = ann.page.evaluate(ON_TOP)
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
+        ann.page.evaluate("scrollTo(0, 0)")  # (the top, where the panel is)
         ann.shot("host-narrates")
         play_out([ann], ann, limit=300)
         samples = check_queue(ann)
@@ -195,6 +196,7 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
         people = [ann, bob]
         play_out(people, ann, until=lambda: any("wakes up" in line for line in handed(bob)))
+        bob.page.evaluate("scrollTo(0, 0)")  # (the top, where the panel is)
         bob.shot("bob-narrates")
         # Then a separate screen: its link on the host's page, opened on a "tablet".
         ann.page.select_option("#narrator-by", "screen")
@@ -212,6 +214,7 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         play_out(people, ann, until=lambda: bool(handed(screen)) and screen.phase() == "day")
         top = screen.page.evaluate(ON_TOP)
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
+        screen.page.evaluate("scrollTo(0, 0)")  # (the top, where the panel is)
         screen.shot("screen")
         problems += [f"screen: {problem}" for problem in screen.page.evaluate(AUDIT)]
         assert not problems, "\n".join(problems)

@@ -342,7 +342,18 @@ def test_public_events_name_houses_and_players_never_characters_or_coins() -> No
 
 
 ROLE_NAMES = "Werewolf|Thief|Townsfolk"
-HOUSE_ROLE = re.compile(rf"(\w+\.[12]) \(({ROLE_NAMES})\)|under (\w+\.[12]): ({ROLE_NAMES})")
+HOUSE = r"\w+'s (?:first|second) house"
+HOUSE_ROLE = re.compile(rf"({HOUSE}) \(({ROLE_NAMES})\)|under ({HOUSE}): ({ROLE_NAMES})")
+
+
+def said(text: str) -> str:
+    """A line written with the houses' short names (``Ann.1``) as the narration says
+    them ("Ann's first house")."""
+    return re.sub(
+        r"\b(\w+)\.([12])\b",
+        lambda m: f"{m[1]}'s {'first' if m[2] == '1' else 'second'} house",
+        text,
+    )
 
 
 def named_characters(lines: Sequence[str]) -> set[str]:
@@ -359,10 +370,13 @@ def named_characters(lines: Sequence[str]) -> set[str]:
 def test_the_narration_of_a_view_names_only_characters_its_player_saw() -> None:
     game = whole_game()
     seen = {
-        "Ann": {"Ann.1", "Ann.2", "Ben.1"},
-        "Ben": {"Ben.1", "Ben.2", "Ann.1"},
-        "Cat": {"Cat.1", "Cat.2"},
-        "Dan": {"Dan.1", "Dan.2"},
+        name: {said(house) for house in houses}
+        for name, houses in {
+            "Ann": {"Ann.1", "Ann.2", "Ben.1"},
+            "Ben": {"Ben.1", "Ben.2", "Ann.1"},
+            "Cat": {"Cat.1", "Cat.2"},
+            "Dan": {"Dan.1", "Dan.2"},
+        }.items()
     }
     for seat, name in enumerate(game.names):
         lines = narrate(game.view(seat))
@@ -388,7 +402,7 @@ def test_the_narration_of_a_view_names_only_characters_its_player_saw() -> None:
             "Ann does not bet.",
         ]
     leader = narrate(game.view(LEADER))
-    assert named_characters(leader) == {f"{p}.{k}" for p in game.names for k in (1, 2)}
+    assert named_characters(leader) == {said(f"{p}.{k}") for p in game.names for k in (1, 2)}
     assert leader[-1].startswith("The game is over: Ben wins.")
 
 
@@ -709,6 +723,7 @@ def test_the_log_tells_ties_and_their_reason_suspects_by_tokens_and_scores_by_pa
     name: str, line: str
 ) -> None:
     game = sc.replay(sc.read(SCENARIOS / name)).game
+    line = said(line)
     for seat in (LEADER, *range(game.n)):  # all public
         assert any(told.startswith(line) for told in narrate(game.view(seat))), (seat, line)
 
@@ -1119,8 +1134,8 @@ def test_random_legal_play(n: int, seed: int, fixed_bag: bool, close_chance: flo
     for seat in range(n):
         oracle.check(seat, game.view(seat))
         lines = narrate(game.view(seat))
-        names = {f"{game.names[h // 2]}.{h % 2 + 1}" for h in oracle.characters[seat]}
-        names |= {f"{game.names[h // 2]}.{h % 2 + 1}" for h in oracle.either[seat]}
+        names = {said(f"{game.names[h // 2]}.{h % 2 + 1}") for h in oracle.characters[seat]}
+        names |= {said(f"{game.names[h // 2]}.{h % 2 + 1}") for h in oracle.either[seat]}
         assert named_characters(lines) <= names
     assert disclosed(game.view(LEADER).events).characters == dict(enumerate(oracle.truth))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections import Counter
 from typing import Any
@@ -280,6 +281,12 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
             # The match so far: this game alone.
             assert sorted(end["match"]) == sorted(scores)
             assert "Games played in this room: 1." in end["text"]
+        # One player wins, by name and points: no side "lost" or "won".
+        for phone in phones:
+            result = phone.page.inner_text(".end")
+            assert "Your side" not in result, result
+            assert re.search(r"\w wins( with \d+ points)?\.", result), result
+            assert re.search(r"You won!|You did not win this time\.", result), result
         host.shot("end")
         host.shot("end-board", of=".lb-board")
         phones[1].shot("end-scores", of=".lb-scores")

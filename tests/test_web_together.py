@@ -335,6 +335,11 @@ def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) 
         ann.page.click("#start")
         for phone in phones:
             phone.page.wait_for_selector(".game")
+        # The host lets a bot play Cy's seat: her page says so, until he gives it back.
+        ann.page.click(".players .seat[data-seat='2'] >> text=Let a bot play")
+        wait_text(cy, "#stand-in", "let a bot play your seat")
+        ann.page.click(".players .seat[data-seat='2'] >> text=Give the seat back")
+        cy.page.wait_for_selector("#stand-in", state="detached", timeout=10000)
         ann.page.click(".players .new-link[data-seat='1']")
         ann.page.wait_for_selector("#new-link-card svg.qr")
         url = ann.page.get_attribute("#new-link-url", "href")

@@ -510,8 +510,8 @@ def _server_limits(given: list[str]) -> ServerLimits:
     """``--limit NAME=VALUE``s as the server's limits (the defaults for the others)."""
     from pydantic import ValidationError
 
-    from lupus.server.hub import explain
     from lupus.server.limits import ServerLimits
+    from lupus.server.protocol import explain
 
     names = sorted(ServerLimits.model_fields)
     if len(given) > len(names):

@@ -139,11 +139,12 @@ class Narrator:
         return self.names[seat]
 
     def house(self, house: object) -> str:
-        """Lupusburg's houses read <player>.1 and <player>.2."""
+        """A Lupusburg house in words: its player's first or second ("Ben's second
+        house"), as the language says it (``house.1``, ``house.2``)."""
         if type(house) is not int:
             raise TypeError(f"{house!r} is not a house")
         assert isinstance(house, int)
-        return f"{self.names[house // 2]}.{house % 2 + 1}"
+        return self.t(f"house.{house % 2 + 1}", player=self.names[house // 2])
 
     def house_fields(self, ev: Event, fields: dict[str, object]) -> None:
         d = ev.data

@@ -33,11 +33,11 @@ from lupus.narration import narrate
 from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.gate import Peer, client_key
-from lupus.server.hub import Hub, explain
+from lupus.server.hub import Hub
 from lupus.server.limits import MAX_GAME_ID, ServerLimits
 from lupus.server.links import Renders, join_link, origin_of, qr_svg, same_origin
 from lupus.server.openapi import openapi_document
-from lupus.server.protocol import MAX_FRAME, VERSION
+from lupus.server.protocol import MAX_FRAME, VERSION, explain
 from lupus.server.records import replayed
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings

@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import bounded
-from lupus.files import printable
 from lupus.server.chat import post
 from lupus.server.clients import Client
 from lupus.server.gate import Gate
@@ -44,9 +43,11 @@ from lupus.server.protocol import (
     Ping,
     ProtocolError,
     Rejoin,
+    Settings,
     Start,
     Swap,
     Watch,
+    explain,
     frame_id,
 )
 from lupus.server.rooms import Room, Schedule, Work
@@ -93,12 +94,9 @@ class Hub:
     # ------------------------------------------------------------------ rooms
     def create(self, settings: RoomSettings) -> tuple[Room, str, int | None]:
         """A new room; its host's token (given once) and seat. ValueError: refused."""
-        problem = check_settings(settings)
+        problem = check_settings(settings, self.limits.min_bot_delay)
         if problem is not None:
             raise ValueError(problem)
-        floor = self.limits.min_bot_delay
-        if settings.bot_delay < floor:
-            raise ValueError(f"bots wait at least {floor:g} s on this server (bot_delay)")
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
@@ -270,6 +268,8 @@ class Hub:
             room.hand_over(message.seat, message.kind)
         elif isinstance(message, Again):
             room.again()
+        elif isinstance(message, Settings):
+            room.change_settings(message.changes(), self.limits.min_bot_delay)
         elif isinstance(message, PassHost):
             room.pass_host(message.seat)
         elif isinstance(message, NewLink):
@@ -393,11 +393,3 @@ def leaders_answer(room: Room, seat: int, state_id: int) -> int:
     if state_id != game.state_id:
         raise ProtocolError("stale", "the game moved on: look again and choose again")
     return game.view(seat).state_id
-
-
-def explain(error: ValidationError) -> str:
-    """A pydantic refusal in one sentence (its first problem)."""
-    first = error.errors()[0]
-    where = ".".join(printable(str(part)) for part in first["loc"][:8])
-    message = printable(str(first["msg"]), 300)
-    return f"{where}: {message}" if where else message

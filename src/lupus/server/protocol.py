@@ -14,7 +14,20 @@ import json
 import re
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+from lupus.files import printable
 
 VERSION: Final = 1
 """The protocol's version, sent in ``welcome``; a change that breaks a client bumps it."""
@@ -215,14 +228,52 @@ class Narrate(_Message):
     seat: StrictInt | None = None
 
 
+class Settings(_Message):
+    """Host: change the room's settings while no game is being played (before the first
+    start, or between games); a field not given (or null) stays as it is. Each value
+    is checked by ``RoomSettings``, as a new room's (the same bounds, the same words):
+    here only its JSON type is. ``timers``: as at creation, or ``"default"`` (the
+    rulebook's, times ``timer_scale``)."""
+
+    type: Literal["settings"]
+    timers: JsonValue = None
+    timer_scale: StrictFloat | None = None
+    absent_bots: StrictBool | None = None
+    bot_delay: StrictFloat | None = None
+    spectators: StrictBool | None = None
+
+    def changes(self) -> dict[str, object]:
+        """The fields given, by name, as ``settings.changed`` takes them."""
+        return self.model_dump(exclude={"type", "id"}, exclude_none=True)
+
+
 Entering = Join | Rejoin | Watch
 Playing = Act | Chat | Ping | Close
-Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink | Narrate
+Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink | Settings | Narrate
 ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
 
 CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
-HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again, PassHost, NewLink, Narrate)
+HOST_ONLY: Final = (
+    Start,
+    AddBot,
+    Kick,
+    Swap,
+    HandOver,
+    Again,
+    PassHost,
+    NewLink,
+    Settings,
+    Narrate,
+)
+
+
+def explain(error: ValidationError) -> str:
+    """A pydantic refusal in one sentence (its first problem)."""
+    first = error.errors()[0]
+    where = ".".join(printable(str(part)) for part in first["loc"][:8])
+    message = printable(str(first["msg"]), 300)
+    return f"{where}: {message}" if where else message
 
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[^"]+', re.DOTALL)

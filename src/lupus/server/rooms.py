@@ -21,6 +21,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from pydantic import ValidationError
+
 from lupus.engine.deal import Deal
 from lupus.engine.errors import IllegalAction, LupusError
 from lupus.engine.game import Game
@@ -37,10 +39,10 @@ from lupus.server.lobby import lobby_of
 from lupus.server.narrating import Narration
 from lupus.server.pacing import Pacer
 from lupus.server.presence import Presence
-from lupus.server.protocol import Dealt, ProtocolError
+from lupus.server.protocol import Dealt, ProtocolError, explain
 from lupus.server.records import replayed, result, stored
 from lupus.server.seats import Seat, digest, new_token
-from lupus.server.settings import RoomSettings
+from lupus.server.settings import RoomSettings, changed, check_settings
 from lupus.server.store import GameRecord, Store
 
 log = logging.getLogger("lupus.server")
@@ -250,6 +252,34 @@ class Room:
         self.save()
         self.broadcast()
         self.bots.schedule()  # (the bot may owe a decision now)
+
+    def change_settings(self, changes: dict[str, object], min_bot_delay: float) -> None:
+        """The host's ``settings``: checked as a new room's are (``malformed`` for what
+        the model refuses, ``not_allowed`` for what the rulebook or the server does),
+        kept, and shown; the next game (``start``, ``again``) plays with them. Never
+        during a game: its steps were timed, and its bots paced, as it started. A
+        spectator already watching stays when spectators are switched off (``watch``
+        is refused from then on)."""
+        if self.shown_status == "playing":
+            raise ProtocolError("started", "the game has started: change it between games")
+        if self.settings.mode == "leader" and ("timers" in changes or "timer_scale" in changes):
+            raise ProtocolError("not_allowed", "a game leader keeps the time: no timers to change")
+        try:
+            settings = changed(self.settings, changes)
+        except ValidationError as exc:
+            raise ProtocolError("malformed", explain(exc)) from exc
+        problem = check_settings(settings, min_bot_delay)
+        if problem is not None:
+            raise ProtocolError("not_allowed", problem)
+        if settings == self.settings:
+            return
+        self.settings = settings
+        if not settings.absent_bots:
+            for held in self.seats:  # (an absence of the last game: his seat waits now)
+                if held is not None and held.away:
+                    held.bot, held.away = None, False
+        log.info("room_settings room=%s timed=%s", self.code, settings.timed)
+        self.changed_lobby()
 
     def pass_host(self, seat: int | None) -> None:
         """The host's powers go to a person's ``seat``, or back to the creator without
@@ -556,6 +586,7 @@ class Room:
             connected,
             seats,
             self.host_seat,
+            self.settings,  # (the host's ``settings``: a new object each change)
         )
         key += (self.narration.key(),)  # (who narrates at one table)
         if key != self._lobby_key:

@@ -8,6 +8,7 @@ engine's own message explains a refusal.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Annotated, Any, Final, Literal
 
@@ -79,12 +80,20 @@ MAX_SCALE: Final = 10.0
 OFF: Final = "off"
 """``timers: "off"``: a room without timers (every step waits for the host's close)."""
 
+DEFAULT: Final = "default"
+"""``timers: "default"``: the rulebook's timers (times ``timer_scale``), as when a
+host gives none; what a host's ``settings`` sends to have them back."""
+
+Scale = Annotated[StrictFloat, Field(ge=MIN_SCALE, le=MAX_SCALE, allow_inf_nan=False)]
+BotDelay = Annotated[StrictFloat, Field(ge=0, le=30, allow_inf_nan=False)]
+"""Seconds a bot waits before it moves (and at least the server's ``min_bot_delay``)."""
+
 
 def _timers_schema(schema: dict[str, Any]) -> None:
-    """``timers`` as the document shows it: the timers, or ``"off"``."""
+    """``timers`` as the document shows it: the timers, ``"off"`` or ``"default"``."""
     ref = schema.pop("$ref", None)
     inner = {"$ref": ref} if ref is not None else dict(schema.pop("allOf", [{}])[0])
-    schema["anyOf"] = [inner, {"const": OFF}]
+    schema["anyOf"] = [inner, {"const": OFF}, {"const": DEFAULT}]
 
 
 def rulebook_timers(data: dict[str, Any]) -> dict[str, object]:
@@ -135,7 +144,7 @@ class RoomSettings(BaseModel):
     # or none ("off"); kept as the room was opened with them (a restart reads them).
     timers: Timers = Field(default_factory=Timers, json_schema_extra=_timers_schema)
     # The rulebook's timers multiplied by this when the host gives none (a quick game).
-    timer_scale: StrictFloat = Field(default=1.0, ge=MIN_SCALE, le=MAX_SCALE, allow_inf_nan=False)
+    timer_scale: Scale = 1.0
     # A person who is gone (no connection for a while, or two public steps in a row
     # run out without his decision) has his seat played by a bot until he is back.
     absent_bots: StrictBool = True
@@ -144,7 +153,7 @@ class RoomSettings(BaseModel):
     # A seed makes the room's deals, games and bots the same every time (a designer
     # replaying a table, a test); without one they are drawn from the system's entropy.
     seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
-    bot_delay: StrictFloat = Field(default=1.5, ge=0, le=30, allow_inf_nan=False)
+    bot_delay: BotDelay = 1.5
     # Whether anyone with the code may watch (the public view and the day's talk). Off
     # unless the host allows it: a spectator may be anyone, a player in a second tab.
     spectators: StrictBool = False
@@ -156,10 +165,11 @@ class RoomSettings(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _default_timers(cls, data: object) -> object:
-        """No ``timers``: the rulebook's; ``"off"``: none (see ``Timers``)."""
+        """No ``timers`` (or ``"default"``): the rulebook's; ``"off"``: none (see
+        ``Timers``)."""
         if not isinstance(data, dict):
             return data
-        if "timers" not in data:
+        if "timers" not in data or (isinstance(data["timers"], str) and data["timers"] == DEFAULT):
             return {**data, "timers": rulebook_timers(data)}
         if isinstance(data["timers"], str) and data["timers"] == OFF:
             return {**data, "timers": {}}
@@ -178,8 +188,24 @@ class RoomSettings(BaseModel):
         return composition(load(self.rules), self.players)
 
 
-def check_settings(settings: RoomSettings) -> str | None:
-    """Why the engine refuses this table (a sentence for the host), or None."""
+def changed(settings: RoomSettings, changes: dict[str, object]) -> RoomSettings:
+    """A room's settings with a host's ``changes`` (``settings``, in the lobby), checked
+    by the model as a new room's are (pydantic's ValidationError: refused). A
+    ``timer_scale`` without ``timers`` scales the rulebook's timers (as ``"default"``);
+    with the host's own it is kept and, as at creation, ignored."""
+    data = {**settings.model_dump(), **changes}
+    if "timer_scale" in changes and "timers" not in changes:
+        data["timers"] = DEFAULT
+    # Read as JSON, as a new room's request is: pydantic words a few refusals of JSON
+    # otherwise than of Python objects, and the host reads the same words either way.
+    return RoomSettings.model_validate_json(json.dumps(data))
+
+
+def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | None:
+    """Why the engine (or the server: its ``min_bot_delay``) refuses this table, a
+    sentence for the host; or None."""
+    if settings.bot_delay < min_bot_delay:
+        return f"bots wait at least {min_bot_delay:g} s on this server (bot_delay)"
     if settings.rules not in available():
         return (
             f"there is no rulebook {quoted(settings.rules)} (rulebooks: {', '.join(available())})"

@@ -1,10 +1,10 @@
 // Before the first game: the room's code, link and QR code, its seats, and the host's
-// controls (kick, reorder, bots, start).
+// controls (kick, reorder, bots, the timers and other settings, start).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { hostPanel, seatControls } from "./host.js";
-import { timersCard } from "./timers.js";
+import { timersCard, timersEditor } from "./timers.js";
 
 export function lobbyScreen(page) {
   const lobby = page.lobby;
@@ -40,7 +40,7 @@ export function lobbyScreen(page) {
     h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
     page.host && free && lobby.number === 0 ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
-    leader ? null : timersCard(page),
+    leader ? null : page.host && lobby.status !== "playing" ? timersEditor(page) : timersCard(page),
     page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
     leader ? null : hostPanel(page),
   );

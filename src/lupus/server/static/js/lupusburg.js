@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { actButton, roleName } from "./play.js";
 import { icon } from "./lupusburg_icons.js";
-import { living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
+import { houseName, living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
 
 const HOUSE_VERBS = new Set(["peek", "claw", "privilege", "show", "token", "ballot"]);
 
@@ -87,8 +87,8 @@ function openActions(page) {
   return acts;
 }
 
-function houseName(page, house) {
-  return t("lb_house", { player: page.name(Math.floor(house / 2)), n: (house % 2) + 1 });
+function houseOf(page, house) {
+  return houseName(page.name(Math.floor(house / 2)), house);
 }
 
 function burgomasterTitle(page) {
@@ -107,7 +107,7 @@ function summary(page, state) {
   }
   const privilege = state.privilege;
   if (privilege && !state.over) {
-    if (privilege.state === "used") rows.push(line("lb-privilege", "eye", t("lb_privilege_used", { title, house: houseName(page, privilege.house) })));
+    if (privilege.state === "used") rows.push(line("lb-privilege", "eye", t("lb_privilege_used", { title, house: houseOf(page, privilege.house) })));
     else if (privilege.state === "declined") rows.push(line("lb-privilege", "eye", t("lb_privilege_declined", { title })));
     else rows.push(line("lb-privilege", "eye", t("lb_privilege_none", { title })));
   }
@@ -156,11 +156,11 @@ function stageLine(page, state) {
     case "second_voting": {
       const [paw, fur] = state.suspects;
       if (paw === undefined || fur === undefined) return null;
-      return line("lb-stage", "ballot", t("lb_stage_second", { paw: houseName(page, paw), fur: houseName(page, fur) }));
+      return line("lb-stage", "ballot", t("lb_stage_second", { paw: houseOf(page, paw), fur: houseOf(page, fur) }));
     }
     case "lynched": {
       const lynched = state.houses.find((one) => one.lynched && one.votes !== null);
-      return lynched ? line("lb-stage", "out", t("lb_stage_lynched", { house: houseName(page, lynched.number) })) : null;
+      return lynched ? line("lb-stage", "out", t("lb_stage_lynched", { house: houseOf(page, lynched.number) })) : null;
     }
     case "night":
       return state.day ? line("lb-stage", null, t("lb_stage_night")) : null;
@@ -336,7 +336,7 @@ function tile(page, state, act, open, one) {
     .filter(Boolean)
     .join(" ");
   const inside = [
-    h("span", { class: "lb-house-name" }, icon("house"), houseName(page, one.number)),
+    h("span", { class: "lb-house-name" }, icon("house"), houseOf(page, one.number)),
     character,
     marks.length ? h("span", { class: "lb-marks" }, marks) : null,
     act ? h("span", { class: "lb-act" }, `▶ ${TAP[act.verb]()}`) : null,

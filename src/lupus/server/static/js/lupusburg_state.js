@@ -2,6 +2,8 @@
 // (src/lupus/lupusburg/events.py): nothing here knows more than the view says. Houses
 // are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
 
+import { t } from "./i18n.js";
+
 /** One house as this seat knows it. */
 function house(number) {
   return {
@@ -233,4 +235,9 @@ export function matchGames(page) {
     games[ended.game] = { points: ended.scores, winner: ended.winner };
   }
   return games;
+}
+
+/** A house in words: its player's first or second ("Ben's second house"). */
+export function houseName(player, house) {
+  return t(house % 2 ? "lb_house_second" : "lb_house_first", { player });
 }

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { houseName } from "./lupusburg_state.js";
 import { align } from "./leader_story.js";
 import { publicTable } from "./table.js";
 
@@ -102,7 +103,7 @@ export function outcomePanel(page) {
               "li",
               { dataset: { seat: String(row.seat) } },
               // (in Lupusburg the votes go to a character: one of the player's houses)
-              h("strong", {}, row.house === undefined || row.house === null ? seatName(page, row.seat) : t("lb_house", { player: seatName(page, row.seat), n: row.house - 2 * row.seat + 1 })),
+              h("strong", {}, row.house === undefined || row.house === null ? seatName(page, row.seat) : houseName(seatName(page, row.seat), row.house)),
               ": ",
               votesText(row.votes),
             ),
@@ -147,6 +148,14 @@ export function answersPanel(page) {
   );
 }
 
+/** Lupusburg's one winner, with his points where the game counted them. */
+export function soleWinner(page, data) {
+  const [seat] = data.winners;
+  const points = data.scores?.[String(seat)];
+  const player = seatName(page, seat);
+  return points === undefined || points === null ? t("lb_wins", { player }) : t("lb_wins_points", { player, points });
+}
+
 /** The end: every card, the winners, the replay to share. */
 export function endDetails(page) {
   const over = [...page.events].reverse().find((event) => event.kind === "game_over");
@@ -164,7 +173,12 @@ export function endDetails(page) {
   return h(
     "div",
     { class: "end-cards" },
-    data.winner ? h("p", { class: "winner-side" }, t("winners_side", { side: sideName(page, data.winner) })) : null,
+    // (Lupusburg is won by one player, on points once the Werewolf has lost)
+    data.characters && winners.size === 1
+      ? h("p", { class: "winner-side" }, soleWinner(page, data))
+      : data.winner
+        ? h("p", { class: "winner-side" }, t("winners_side", { side: sideName(page, data.winner) }))
+        : null,
     h(
       "table",
       { class: "all-cards" },

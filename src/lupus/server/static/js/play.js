@@ -26,6 +26,7 @@ export function gameScreen(page) {
     "section",
     { class: `game phase-${view.phase}${table ? " at-table" : ""}`, "aria-labelledby": "phase-title" },
     statusBar(page),
+    standIn(page),
     // (the last phase's outcome stays above the end: the death that ended the game)
     outcomePanel(page),
     view.finished ? endBanner(page) : null,
@@ -40,6 +41,14 @@ export function gameScreen(page) {
     page.host && !view.finished ? closeButton(page) : null,
     hostPanel(page),
   );
+}
+
+/** A bot plays this seat (its person was away, or the host let a bot play it): say so
+ * on the seat's own page, and how it comes back. */
+function standIn(page) {
+  const seat = page.seat !== null && page.seat >= 0 ? page.lobby?.seats?.[page.seat] : null;
+  if (!seat || !seat.person || !seat.bot || page.view.finished) return null;
+  return h("p", { class: "card notice stand-in", role: "status", id: "stand-in" }, t(seat.away ? "bot_plays_away" : "bot_plays_host"));
 }
 
 /** The list of players, one tap away at any moment (the button in the status bar). */
@@ -337,11 +346,13 @@ export function closeButton(page) {
 export function endBanner(page) {
   const over = [...page.events].reverse().find((event) => event.kind === "game_over");
   const won = over && page.seat !== null && over.data.winners.includes(page.seat);
+  // (Lupusburg's winner wins alone: no side won or lost)
+  const alone = Boolean(over?.data.characters) && over.data.winners.length === 1;
   const replay = `${location.origin}/?replay=${encodeURIComponent(page.view.game)}`;
   return h(
     "div",
     { class: "card end", role: "status" },
-    h("p", { class: "result" }, over ? t(won ? "you_won" : page.seat === null || page.seat === -1 ? "game_ended" : "you_lost") : t("game_ended")),
+    h("p", { class: "result" }, over ? t(page.seat === null || page.seat === -1 ? "game_ended" : won ? (alone ? "you_won_alone" : "you_won") : alone ? "you_lost_alone" : "you_lost") : t("game_ended")),
     endDetails(page),
     h("p", {}, h("a", { href: replay, class: "replay-link", id: "replay-link" }, t("replay_link"))),
     h("p", { class: "hint" }, t("replay_share")),

@@ -292,7 +292,10 @@ export class RoomPage {
     const prompts = JSON.stringify(frame.prompts);
     // What the seat chose is shown until another step asks it something new.
     if (this.mine && (frame.from === 0 || (frame.prompts.length && prompts !== this.mine.prompts))) this.mine = null;
-    if (frame.waiting && prompts !== this.lastPrompts) announce(t("your_turn"));
+    // (at one table a screen reader's voice is heard around it: at night every living
+    // phone has its tap screen, and none says "your turn")
+    const quiet = this.lobby?.table && frame.phase === "night";
+    if (frame.waiting && prompts !== this.lastPrompts && !quiet) announce(t("your_turn"));
     this.lastPrompts = prompts;
   }
 

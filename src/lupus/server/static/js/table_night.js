@@ -9,6 +9,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { houseName } from "./lupusburg_state.js";
 import { align } from "./leader_story.js";
 import { answersPanel } from "./outcome.js";
 import { packPanel, partners } from "./pack.js";
@@ -50,7 +51,7 @@ function targets(page) {
   for (const player of table.players) {
     if (Array.isArray(player.houses)) {
       for (const house of player.houses) {
-        if (house.alive) found.push({ target: house.house, label: t("lb_house", { player: player.name, n: house.house - 2 * player.seat + 1 }) });
+        if (house.alive) found.push({ target: house.house, label: houseName(player.name, house.house) });
       }
     } else if (player.alive) found.push({ target: player.seat, label: player.name });
   }

@@ -191,7 +191,10 @@ def random_game(book: Rulebook, players: int, index: int) -> Game:
 def test_random_games_can_be_told(rules: str) -> None:
     book = load(rules)
     assert book.compositions, f"{rules} recommends no composition"
-    for size in book.compositions:
+    # Every size up to 18, and the largest (a deck for every size up to 40 would make
+    # this test slow; a table of 25 tells nothing that those do not).
+    sizes = sorted(book.compositions, key=int)
+    for size in [n for n in sizes if int(n) <= 18] + [sizes[-1]]:
         for index in range(GAMES_PER_COMPOSITION):
             say_everything(random_game(book, int(size), index + int(size)))
 

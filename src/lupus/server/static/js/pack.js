@@ -26,7 +26,7 @@ export function packPanel(page) {
   return h(
     "div",
     { class: "pack-choices", role: "status", "aria-live": "polite" },
-    h("p", { class: "hint" }, t("pack_title")),
+    h("p", { class: "hint" }, packTitle(page)),
     h(
       "ul",
       { class: "pack-list" },
@@ -42,6 +42,14 @@ export function packPanel(page) {
     ),
     agreed(pack) ? h("p", { class: "agreed" }, t("pack_agreed")) : h("p", { class: "hint" }, t("pack_change")),
   );
+}
+
+/** The panel's title in the rulebook's words for the pack ("Maffian", "the
+ * Werewolves"), else the interface's own. */
+function packTitle(page) {
+  const name = page.book?.names?.pack;
+  if (!name) return t("pack_title");
+  return t("pack_title_named", { pack: name.charAt(0).toLocaleUpperCase() + name.slice(1) });
 }
 
 function agreed(pack) {

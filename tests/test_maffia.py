@@ -335,7 +335,8 @@ def test_rules_in_swedish_and_english() -> None:
         assert word in sv.output
     for heading in ("Roller", "Första natten", "Dagen", "Vinst", "Rekommenderade"):
         assert heading in sv.output
-    assert "Maffian → Läkaren → Detektiv → Paret → Hämnaren" in sv.output
+    # (the steps as the seed says them: "Detektiven vaknar", the card is "Detektiv")
+    assert "Maffian → Läkaren → Detektiven → Paret → Hämnaren" in sv.output
     assert "12: 2 maffia, 1 gudfader, 1 läkare, 1 detektiv, 1 par, 1 hämnare, 4 bybor" in (
         sv.output
     )

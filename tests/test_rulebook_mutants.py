@@ -332,6 +332,8 @@ def test_a_rulebook_that_loads_can_be_played(kind: str, draws: st.DataObject, se
         ("tit-albert", {"options": {"quick": {"type": "int", "default": 1}}}, "options.quick"),
         ("werewolf", {"text": {"en": {"night": "{N.__init__.__globals__}"}}}, "text.en.night"),
         ("werewolf", {"text": {"en": {"night": "{player:>999999999}"}}}, "text.en.night"),
+        ("werewolf", {"table": {"taps": {"vote": 2}}}, "table.taps"),
+        ("werewolf", {"table": {"taps": {"witch": 9}}}, "table.taps.witch"),
     ],
 )
 def test_rulebooks_that_could_not_be_played_are_refused_with_the_reason(

@@ -400,7 +400,7 @@ def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> Non
         first.shot("pack-disagrees")
         # (the panel names the pack in the rulebook's words, as the maffia's "Maffian")
         title = first.page.inner_text(".pack-choices > .hint")
-        assert title == "The Werewolves: whom each of you points at", title
+        assert title == "The Werewolves point at:", title
         time.sleep(1.0)  # they disagree: the step stays open, for both
         for wolf in (first, second):
             assert wolf.page.query_selector(".decide button[data-verb=kill]") is not None

@@ -73,13 +73,16 @@ def problem(book: Rulebook, family: Family) -> str | None:
     for step_id in book.timers.steps:
         if step_id not in timed:
             return f"timers.steps: unknown step {quoted(step_id)} (known: {', '.join(timed)})"
+    if book.max_players > MAX_PLAYERS:
+        return f"max_players: at most {MAX_PLAYERS}, not {book.max_players}"
+    found = family.unplayable(book)
+    if found is not None:
+        return found
     night = {*book.night.first, *book.night.later, *book.night.preparation}
     for step_id in book.table.taps:
         if step_id not in night:
             return f"table.taps: {quoted(step_id)} is not a step of the night"
-    if book.max_players > MAX_PLAYERS:
-        return f"max_players: at most {MAX_PLAYERS}, not {book.max_players}"
-    return family.unplayable(book)
+    return None
 
 
 def load(rules: str) -> Rulebook:

@@ -29,7 +29,10 @@ from starlette.websockets import WebSocket
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER
+from lupus.families import load
 from lupus.narration import narrate
+from lupus.rulebooks import available
+from lupus.rules_text import explained
 from lupus.server import catalogue
 from lupus.server.clients import Client
 from lupus.server.gate import Peer, client_key
@@ -47,6 +50,8 @@ from lupus.server.work import Worker
 log = logging.getLogger("lupus.server")
 
 STATIC = Path(str(resources.files("lupus.server") / "static"))
+
+MANIFEST_TYPE = "application/manifest+json"
 
 MAX_BODY = 16 * 1024
 """The largest request body the API reads (a room's settings)."""
@@ -114,6 +119,39 @@ def create_app(
         if listing is None:
             listing = listings[lang] = json.dumps(catalogue.rulebooks(lang)).encode()
         return Response(listing, media_type="application/json")
+
+    explanations: dict[tuple[str, str], bytes] = {}  # /api/rulebooks/{id}/rules
+
+    async def rules(request: Request) -> Response:
+        """---
+        summary: One rulebook explained for its help page, in parts (docs/protocol.md)
+        parameters:
+          - {name: rulebook, in: path, required: true, schema: {type: string}}
+          - {name: lang, in: query, required: false, schema: {type: string}}
+        responses:
+          200: {$ref: "#/components/responses/Json"}
+          404: {$ref: "#/components/responses/Problem"}
+        """
+        rid = str(request.path_params["rulebook"])
+        if rid not in available():
+            return problem(404, "unknown_rulebook", "there is no rulebook with that name")
+        lang = request.query_params.get("lang", "")
+        if lang not in catalogue.languages():
+            lang = ""  # (the rulebook's own first language)
+        told = explanations.get((rid, lang))
+        if told is None:
+            book = load(rid)
+            said = lang if lang in book.languages else None
+            told = explanations[(rid, lang)] = json.dumps(explained(book, said)).encode()
+        return Response(told, media_type="application/json")
+
+    async def manifest(request: Request) -> Response:
+        """---
+        summary: The web app manifest (the pages install as an app)
+        responses:
+          200: {description: the manifest, content: {application/manifest+json: {}}}
+        """
+        return FileResponse(STATIC / "manifest.webmanifest", media_type=MANIFEST_TYPE)
 
     async def interface(request: Request) -> Response:
         """---
@@ -383,6 +421,8 @@ def create_app(
             Route("/healthz", healthz),
             Route("/openapi.json", openapi, include_in_schema=False),
             Route("/api/rulebooks", rulebooks),
+            Route("/api/rulebooks/{rulebook}/rules", rules),
+            Route("/manifest.webmanifest", manifest),
             Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", lobby),
             Route("/api/rooms/{code}/qr.svg", join_code),

@@ -33,7 +33,7 @@ export function chatPanel(page) {
           "li",
           { class: `said channel-${line.channel}` },
           // (the pack's channel by the rulebook's name for it: "maffian", "the Werewolves")
-          h("span", { class: "channel" }, line.channel === "pack" && page.book?.names?.pack ? page.book.names.pack : t(`channel_${line.channel}`)),
+          h("span", { class: "channel" }, (line.channel === "pack" && page.book?.names?.pack) || t(`channel_${line.channel}`)),
           " ",
           h("strong", {}, from),
           h("time", {}, ` ${time}`),

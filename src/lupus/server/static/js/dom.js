@@ -36,3 +36,13 @@ export function announce(text) {
   const live = document.getElementById("announcer");
   if (live) live.textContent = text;
 }
+
+/** The page's header bar holds `el` (by its id), before the language menu: a room's
+ * own controls, added once it has them. */
+export function inBar(el) {
+  const found = document.getElementById(el.id);
+  if (found) return found;
+  const bar = document.querySelector("header.bar");
+  bar.insertBefore(el, bar.querySelector(".language"));
+  return el;
+}

@@ -1,6 +1,7 @@
 // The home page: join a room by its code, or open one (docs/protocol.md, POST /api/rooms).
 
 import { fill, h } from "./dom.js";
+import { helpLink } from "./help.js";
 import { lang, languageName, t } from "./i18n.js";
 import { keep } from "./tokens.js";
 
@@ -10,6 +11,7 @@ export async function homePage(app) {
   document.getElementById("where").textContent = "";
   const books = await (await fetch(`/api/rulebooks?lang=${lang()}`)).json();
   fill(app, joinSection(), createSection(books));
+  helpLink(document.getElementById("rules")?.value);
 }
 
 function joinSection() {
@@ -204,6 +206,7 @@ function createSection(books) {
   }
 
   rules.addEventListener("change", () => {
+    helpLink(rules.value); // (the header's Rules: the rulebook chosen)
     counts = null;
     showOptions();
     showDeck();

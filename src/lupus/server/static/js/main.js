@@ -2,6 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { choose, languages, load, preferred, t } from "./i18n.js";
+import { helpPage } from "./help.js";
 import { homePage } from "./home.js";
 import { replayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
@@ -23,7 +24,9 @@ async function start() {
   const query = new URLSearchParams(location.search);
   const code = query.get("room");
   const replay = query.get("replay");
-  if (replay) replayPage(app, replay.trim());
+  const help = query.get("help");
+  if (help) helpPage(app, help.trim());
+  else if (replay) replayPage(app, replay.trim());
   else if (code) new RoomPage(app, code.trim().toUpperCase()).start();
   else homePage(app);
 }

@@ -26,7 +26,7 @@ export function packPanel(page) {
   return h(
     "div",
     { class: "pack-choices", role: "status", "aria-live": "polite" },
-    h("p", { class: "hint" }, packTitle(page)),
+    h("p", { class: "hint" }, t("pack_title", { pack: packName(page) })),
     h(
       "ul",
       { class: "pack-list" },
@@ -44,12 +44,10 @@ export function packPanel(page) {
   );
 }
 
-/** The panel's title in the rulebook's words for the pack ("Maffian", "the
- * Werewolves"), else the interface's own. */
-function packTitle(page) {
-  const name = page.book?.names?.pack;
-  if (!name) return t("pack_title");
-  return t("pack_title_named", { pack: name.charAt(0).toLocaleUpperCase() + name.slice(1) });
+/** The rulebook's name for the pack ("the Werewolves", "maffian"), as a sentence starts. */
+function packName(page) {
+  const name = page.book?.names?.pack || t("channel_pack");
+  return name[0].toUpperCase() + name.slice(1);
 }
 
 function agreed(pack) {

@@ -4,7 +4,9 @@
 import { Connection } from "./connection.js";
 import { announce, fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { phoneHabits } from "./alerts.js";
 import { chatPanel } from "./chat.js";
+import { helpLink } from "./help.js";
 import { lobbyScreen } from "./lobby.js";
 import { Narrator } from "./narrator.js";
 import { gameScreen } from "./play.js";
@@ -231,7 +233,10 @@ export class RoomPage {
     const prompts = JSON.stringify(frame.prompts);
     // What the seat chose is shown until another step asks it something new.
     if (this.mine && (frame.from === 0 || (frame.prompts.length && prompts !== this.mine.prompts))) this.mine = null;
-    if (frame.waiting && prompts !== this.lastPrompts) announce(t("your_turn"));
+    // (at one table a screen reader's voice is heard around it: at night every living
+    // phone has its tap screen, and none says "your turn")
+    const quiet = this.lobby?.table && frame.phase === "night";
+    if (frame.waiting && prompts !== this.lastPrompts && !quiet) announce(t("your_turn"));
     this.lastPrompts = prompts;
   }
 
@@ -294,6 +299,8 @@ export class RoomPage {
     const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
     this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
     this.chatView.update();
+    phoneHabits(this);
+    helpLink(this.lobby.rules);
   }
 }
 

@@ -87,8 +87,13 @@ export function stagesOf(page) {
   }
   const stages = [];
   if (others.extras.length) {
+    // A choice about the player the seat was just shown (the Witch's healing potion, on
+    // the victim) is tapped on that player; the others on the names in order.
+    const shown = shownTarget(page);
+    const free = grid.filter((target) => target !== shown);
     others.extras.forEach((act, i) => {
-      if (i < grid.length) others.byTarget.set(grid[i], act);
+      if (i === 0 && shown !== null && onGrid.has(shown)) others.byTarget.set(shown, act);
+      else if (free.length) others.byTarget.set(free.shift(), act);
     });
     // (with nothing aimed, "Nobody" is the prompt's pass: the Little Girl sleeps)
     if (!aimed.byTarget.size) others.nobody = aimed.nobody;
@@ -98,6 +103,17 @@ export function stagesOf(page) {
   else if (aimed.byTarget.size) stages.push(aimed);
   else if (!others.extras.length && aimed.nobody) stages.push(aimed);
   return stages;
+}
+
+/** The player this seat alone was shown at this step (the victim shown to the Witch),
+ * or null: the target of the private event told to it since the step's wake. */
+function shownTarget(page) {
+  for (let i = page.events.length - 1; i >= 0; i--) {
+    const event = page.events[i];
+    if (event.audience === null && event.kind === "wake") return null;
+    if (event.audience && event.audience.includes(page.seat) && typeof event.data.target === "number") return event.data.target;
+  }
+  return null;
 }
 
 /** The state of this phone's taps at the step open now (kept on the page). */

@@ -130,6 +130,7 @@ FIELDS = {
         "seeded",
         "spectators",
         "table",
+        "narrator",
         "timers",
         "absent_bots",
         "results",
@@ -147,6 +148,7 @@ FIELDS = {
         "from",
         "events",
         "lines",
+        "spoken",
         "prompts",
         "table",
         "deadline",
@@ -842,6 +844,7 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["seeded"] is True  # (every room of this test is seeded)
     assert lobby["spectators"] is True  # (every room of this test allows them)
     assert lobby["table"] is settings.get("table", False)
+    assert lobby["narrator"] == {"by": "host", "seat": None}  # (nobody chose another)
     assert lobby["absent_bots"] is False  # (the harness's rooms: ``UNTIMED``)
     timers = lobby["timers"]
     assert timers is None or set(timers) == {"night", "day", "steps"}

@@ -12,7 +12,6 @@ Each phone's screen at each step is kept as a test artefact.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 import time
@@ -22,7 +21,7 @@ from typing import Any
 import pytest
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, playwright_api, start_game
+from web_harness import ARTIFACTS, Phone, browser, close_step, join, playwright_api, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 PACE = 1.5  # seconds: a night step lasts 1.5 to 4.5 s (fair timing)
@@ -144,10 +143,7 @@ def test_every_living_phone_shows_the_same_night(server: Server, rules: str) -> 
             if watched:
                 break
             if time.monotonic() - moved > 6:  # (the pack did not agree: the host closes)
-                close = host.page.query_selector("#close-step")
-                if close is not None:
-                    with contextlib.suppress(playwright_api.Error):
-                        close.click(timeout=2000)
+                close_step(host)
                 moved = time.monotonic()
             time.sleep(0.05)
         else:

@@ -187,6 +187,15 @@ def pick(buttons: list[Any]) -> Any | None:
     return None
 
 
+def close_step(host: Phone) -> None:
+    """The host closes the open step from his page, as a host at a table would when
+    nothing moves (a page without the button, or gone meanwhile, is left alone)."""
+    close = host.page.query_selector("#close-step")
+    if close is not None:
+        with contextlib.suppress(playwright_api.Error):
+            close.click(timeout=2000)
+
+
 def play_out(
     phones: list[Phone],
     host: Phone,
@@ -232,10 +241,7 @@ def play_out(
                     tapped[phone.name] = key
                     moved = time.monotonic()
         if time.monotonic() - moved > stall:
-            close = host.page.query_selector("#close-step")
-            if close is not None:
-                with contextlib.suppress(playwright_api.Error):
-                    close.click(timeout=2000)
+            close_step(host)
             moved = time.monotonic()
         time.sleep(0.05)
     for phone in phones:  # what each page showed when it stalled

@@ -22,7 +22,7 @@ from lupus.engine.model import LEADER, Args, Event, Prompt
 from lupus.engine.table import PublicTable, PublicTables
 from lupus.engine.views import View
 from lupus.families import tables
-from lupus.narration import Narrator
+from lupus.narration import SAY, STEP, Narrator
 from lupus.server.protocol import Code
 
 json_text: Final = json.JSONEncoder(ensure_ascii=False).encode
@@ -125,6 +125,9 @@ class Client:
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
+        # The digest of the token this spectator's connection watches by as the room's
+        # narrator (``narrating``): closed once the host chooses another.
+        self.narrator_key: str | None = None
 
     # ------------------------------------------------------------------ out
     def send(self, message: dict[str, object]) -> None:
@@ -192,7 +195,10 @@ class Client:
         public_sent, private_sent = self._sent
         new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
         start, self._sent = public_sent + private_sent, view.counts()
-        lines = said.lines_text(narrator.story(new, view.seat, sentences))
+        # (each line's mark: how a narrator says it aloud, ``narration.SPOKEN``)
+        marks: list[str | None] = []
+        lines = said.lines_text(narrator.story(new, view.seat, sentences, marks))
+        voiced = ",".join([JSON_MARK[mark] for mark in marks])
         shown = ",".join(
             [
                 f'{{"seat": {seat}, "prompts": {said.menus_text(narrator, prompts, labels)}}}'
@@ -212,6 +218,7 @@ class Client:
             f'"phase": {said.text_of(view.phase)}, "number": {view.number}, '
             f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
             f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
+            f'"spoken": [{voiced}], '
             f'"table": [{shown}], "deadline": {until}, "time": {round(public_time, 3)!r}, '
             f'"events": [{events}], {pack_text(view)}'
             f'"public": {said.public_text(game, view)}, '
@@ -220,6 +227,7 @@ class Client:
 
 
 JSON_BOOL: Final = {False: "false", True: "true"}
+JSON_MARK: Final = {None: "null", STEP: f'"{STEP}"', SAY: f'"{SAY}"'}
 
 
 def pack_text(view: View) -> str:

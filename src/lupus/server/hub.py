@@ -23,7 +23,7 @@ from lupus.server.chat import post
 from lupus.server.clients import Client
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
-from lupus.server.links import seat_link, svg_text
+from lupus.server.links import screen_link, seat_link, svg_text
 from lupus.server.protocol import (
     CLIENT,
     HOST_ONLY,
@@ -37,6 +37,7 @@ from lupus.server.protocol import (
     HandOver,
     Join,
     Kick,
+    Narrate,
     NewLink,
     PassHost,
     Ping,
@@ -274,6 +275,9 @@ class Hub:
         elif isinstance(message, NewLink):
             self.new_link(client, room, message)
             return
+        elif isinstance(message, Narrate):
+            self.narrator(client, room, message)
+            return
         client.send({"type": "ack", "id": message.id})
 
     def new_link(self, client: Client, room: Room, message: NewLink) -> None:
@@ -290,6 +294,20 @@ class Hub:
             other.send_error("bad_token", "this seat was taken back with a new link")
             other.seat, other.host, other.room = None, False, None  # (nothing more of it)
             other.close()
+
+    def narrator(self, client: Client, room: Room, message: Narrate) -> None:
+        """The host chooses who narrates (``narrating``); a screen's link and its QR
+        code come in the ``ack``, to the host alone, as a seat's new link does."""
+        if message.by == "screen" and not self.gate.peer_of(client).renders.take():
+            raise ProtocolError("slow_down", "too many new links: wait a moment")
+        token = room.narration.choose(message.by, message.seat)
+        if token is None:
+            client.send({"type": "ack", "id": message.id})
+            return
+        url = screen_link(client.origin, room.code, token)
+        client.send(
+            {"type": "ack", "id": message.id, "token": token, "url": url, "qr": svg_text(url)}
+        )
 
     def enter(self, client: Client, message: Join | Rejoin | Watch) -> None:
         """A connection enters a room: a look-up by code (and token), refused unread
@@ -324,8 +342,11 @@ class Hub:
             client.creator = client.seat is None and room.is_creator(digest(token))
         else:
             client.seat = None
-            if not (room.settings.spectators or self.hosting(room, message.token)):
+            narrating = self.narrating(room, message.token)
+            if not (room.settings.spectators or self.hosting(room, message.token) or narrating):
                 raise ProtocolError("not_allowed", "this room has no spectators")
+            if narrating and message.token is not None:
+                client.narrator_key = digest(message.token)
         client.room = room
         room.connect(client)
         client.send(
@@ -341,6 +362,12 @@ class Hub:
         )
         room.broadcast()  # (the lobby shows who is connected)
         room.send_chat_history(client)
+
+    @staticmethod
+    def narrating(room: Room, token: str | None) -> bool:
+        """Whether ``token`` may watch as the room's narrator (its chosen seat's, or its
+        screen's: ``narrating``)."""
+        return token is not None and room.narration.admits(digest(token))
 
     @staticmethod
     def hosting(room: Room, token: str | None) -> bool:

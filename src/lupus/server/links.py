@@ -72,6 +72,12 @@ def seat_link(origin: str | None, code: str, token: str) -> str:
     return f"{origin or 'http://localhost'}/?room={code}#token={token}"
 
 
+def screen_link(origin: str | None, code: str, token: str) -> str:
+    """A narrating screen's link (``narrator`` with ``by: screen``): the room's screen
+    page, with the screen's token in the fragment, as a seat's link has its own."""
+    return f"{origin or 'http://localhost'}/?screen={code}#token={token}"
+
+
 def svg_text(link: str) -> str:
     """The QR code of ``link`` as SVG text (a frame's field)."""
     return qr_svg(link).decode("utf-8")

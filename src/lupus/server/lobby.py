@@ -29,6 +29,8 @@ def lobby_of(room: Room) -> dict[str, object]:
         "seeded": room.settings.seed is not None,
         "spectators": room.settings.spectators,
         "table": room.settings.table,
+        # who reads the public story aloud at one table (``narrating``)
+        "narrator": room.narration.to_lobby(),
         "timers": room.settings.timers.model_dump() if room.settings.timed else None,
         "absent_bots": room.presence.on,
         "results": room.shown_results(),

@@ -218,6 +218,16 @@ class Again(_Message):
     type: Literal["again"]
 
 
+class Narrate(_Message):
+    """Host, at one table: who reads the public story aloud. ``by`` ``"host"`` (his
+    device, the default), ``"seat"`` (the phone of a person's ``seat``) or
+    ``"screen"`` (a separate screen: the ``ack`` carries its link, given this once)."""
+
+    type: Literal["narrator"]
+    by: Literal["host", "seat", "screen"]
+    seat: StrictInt | None = None
+
+
 class Settings(_Message):
     """Host: change the room's settings while no game is being played (before the first
     start, or between games); a field not given (or null) stays as it is. Each value
@@ -239,12 +249,23 @@ class Settings(_Message):
 
 Entering = Join | Rejoin | Watch
 Playing = Act | Chat | Ping | Close
-Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink | Settings
+Hosting = Start | AddBot | Kick | Swap | HandOver | Again | PassHost | NewLink | Settings | Narrate
 ClientMessage = Annotated[Entering | Playing | Hosting, Field(discriminator="type")]
 
 CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
-HOST_ONLY: Final = (Start, AddBot, Kick, Swap, HandOver, Again, PassHost, NewLink, Settings)
+HOST_ONLY: Final = (
+    Start,
+    AddBot,
+    Kick,
+    Swap,
+    HandOver,
+    Again,
+    PassHost,
+    NewLink,
+    Settings,
+    Narrate,
+)
 
 
 def explain(error: ValidationError) -> str:

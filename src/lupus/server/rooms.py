@@ -36,6 +36,7 @@ from lupus.server.bot_seats import BotSeats
 from lupus.server.clients import Client, Said, json_text
 from lupus.server.limits import ServerLimits
 from lupus.server.lobby import lobby_of
+from lupus.server.narrating import Narration
 from lupus.server.pacing import Pacer
 from lupus.server.presence import Presence
 from lupus.server.protocol import Dealt, ProtocolError, explain
@@ -103,6 +104,8 @@ class Room:
         self.bots = BotSeats(self)
         self.pacer = Pacer(self)
         self.presence = Presence(self)
+        # Who reads the public story aloud at one table (``narrating``).
+        self.narration = Narration(self)
         self.said = Said()
         # Each seat's prompts as last shown, and the state id from which they were.
         self.offered: dict[int, tuple[tuple[Prompt, ...], int]] = {}
@@ -217,6 +220,9 @@ class Room:
                 client.send_error("bad_token", "the host gave your seat away")
                 client.seat = None
                 client.close()
+        # (a narrating seat given away: the host narrates again)
+        self.narration.freed(seat)
+        self.narration.revoke()
         self.changed_lobby()
 
     def swap(self, seat: int, other: int) -> None:
@@ -230,6 +236,7 @@ class Room:
         for client in self.clients:
             if client.seat in (seat, other):
                 client.seat = other if client.seat == seat else seat
+        self.narration.swapped(seat, other)  # (the narrating person's seat moves)
         self.changed_lobby()
 
     def hand_over(self, seat: int, kind: str | None) -> None:
@@ -298,6 +305,7 @@ class Room:
         self.save()
         for client in doomed:
             self.presence.left(client)
+        self.narration.revoke()  # (the seat's narrating phone held the old token)
         self.broadcast()
         return token, doomed
 
@@ -588,7 +596,7 @@ class Room:
         )
         connected = frozenset([client.seat for client in self.clients])
         status, results = self.shown_status, len(self.shown_results())
-        key = (
+        key: tuple[object, ...] = (
             status,
             self.number,
             self.game_id,
@@ -598,6 +606,7 @@ class Room:
             self.host_seat,
             self.settings,  # (the host's ``settings``: a new object each change)
         )
+        key += (self.narration.key(),)  # (who narrates at one table)
         if key != self._lobby_key:
             self._lobby_key = key
             self._lobby_text = json_text(lobby_of(self))
@@ -626,6 +635,7 @@ class Room:
             "games": list(self.games),
             "results": list(self.results),
             "timer": self.pacer.to_state(),
+            "narrator": self.narration.to_state(),
         }
 
     def save(self) -> None:
@@ -654,6 +664,7 @@ class Room:
         room.number = int(state["number"])
         room.games = list(state.get("games", []))
         room.results = list(state.get("results", []))
+        room.narration.restore(state.get("narrator"))
         room.status = "lobby" if game is None else state["status"]
         if game is None or room.status == "lobby":  # the lobby's chat (between games too)
             room.chat_log = store.chat(f"{code}-lobby")

@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { qrElement } from "./qr.js";
+import { narratorChoice } from "./narrator.js";
 
 /** The host's buttons for one seat of the table. */
 export function seatControls(page, seat, number) {
@@ -63,6 +64,7 @@ export function hostPanel(page) {
       ? h("button", { type: "button", class: "small", id: "host-to-creator", onclick: () => page.send({ type: "pass_host", seat: null }).then(() => page.toast(t("host_passed_creator"))).catch(() => {}) }, t("pass_host_creator"))
       : null,
     link ? linkCard(page, link) : null,
+    narratorChoice(page), // (at one table: who reads aloud, and the host's choice)
   );
 }
 

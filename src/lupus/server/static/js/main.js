@@ -1,4 +1,5 @@
-// The pages' entry: pick the language, then the home page or a room (`/?room=CODE`).
+// The pages' entry: pick the language, then the home page, a room (`/?room=CODE`), a
+// room's narrating screen (`/?screen=CODE`) or a finished game (`/?replay=ID`).
 
 import { fill, h } from "./dom.js";
 import { choose, languages, load, preferred, t } from "./i18n.js";
@@ -25,8 +26,10 @@ async function start() {
   const code = query.get("room");
   const replay = query.get("replay");
   const help = query.get("help");
+  const screen = query.get("screen"); // (a screen that narrates a room: narrator.js)
   if (help) helpPage(app, help.trim());
   else if (replay) replayPage(app, replay.trim());
+  else if (screen) new RoomPage(app, screen.trim().toUpperCase(), { screen: true }).start();
   else if (code) new RoomPage(app, code.trim().toUpperCase()).start();
   else homePage(app);
 }

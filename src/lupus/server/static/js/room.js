@@ -13,9 +13,12 @@ import { gameScreen } from "./play.js";
 import { forget, keep, kept } from "./tokens.js";
 
 export class RoomPage {
-  constructor(app, code) {
+  /** `screen`: a screen that narrates the room (`/?screen=CODE`): a spectator's page
+   * that reads the public story aloud, entered with the screen's token. */
+  constructor(app, code, { screen = false } = {}) {
     this.app = app;
     this.code = code;
+    this.screen = screen;
     this.seat = undefined; // a seat number, -1 (a game leader) or null (a spectator)
     this.welcomeHost = false; // what `welcome.host` said on entering
     this.lobby = null;
@@ -46,6 +49,10 @@ export class RoomPage {
 
   async start() {
     document.getElementById("where").textContent = this.code;
+    if (this.screen) {
+      await this.startScreen();
+      return;
+    }
     // A join link the host made for this seat (`new_link`) carries its token: kept like
     // the one a join gives, and taken out of the address bar at once.
     const params = new URLSearchParams(location.search);
@@ -69,6 +76,42 @@ export class RoomPage {
     }
     const lobby = await answer.json();
     this.askName(lobby);
+  }
+
+  /** A narrating screen: its token from the link the host's page showed (kept, and
+   * taken out of the address bar at once), then a spectator's connection with it. */
+  async startScreen() {
+    const key = `lupus:screen:${this.code}`;
+    const given = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (given) {
+      localStorage.setItem(key, given);
+      history.replaceState(null, "", `/?screen=${encodeURIComponent(this.code)}`);
+    }
+    const token = localStorage.getItem(key);
+    if (!token) {
+      this.screenGone();
+      return;
+    }
+    // The story in the room's own language, the one its voice speaks (the page's
+    // words stay in this browser's).
+    const answer = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+    const room = answer.ok ? await answer.json() : null;
+    this.entering = { type: "watch", room: this.code, token, lang: room?.lang || lang() };
+    this.narrator = new Narrator(this, null);
+    this.connection.open();
+    this.render();
+  }
+
+  /** This screen narrates no more (the host chose another narrator, or its link is
+   * an old one): said plainly, and nothing more is tried. */
+  screenGone() {
+    localStorage.removeItem(`lupus:screen:${this.code}`);
+    this.connection.close();
+    if (this.narrator) this.narrator.stop();
+    this.narrator = null;
+    this.entering = null;
+    this.shell = null;
+    fill(this.app, h("section", { class: "card screen-gone" }, h("h2", {}, t("screen_title", { code: this.code })), h("p", {}, t("screen_gone"))));
   }
 
   /** A newcomer: a name to join with, or watching (once the game started). */
@@ -130,6 +173,8 @@ export class RoomPage {
   }
 
   receive(frame) {
+    // (a screen's own connection is its narrator's: the public view)
+    if (this.screen && this.narrator && frame.type === "view") this.narrator.receive(frame);
     switch (frame.type) {
       case "welcome":
         this.seat = frame.seat;
@@ -167,6 +212,10 @@ export class RoomPage {
   }
 
   refused(frame) {
+    if (this.screen && (frame.code === "bad_token" || frame.code === "not_allowed")) {
+      this.screenGone();
+      return;
+    }
     if (frame.code === "bad_token" || (frame.code === "unknown_room" && this.entering?.type === "rejoin")) {
       // (said once more on the page that comes next: why this phone lost its seat)
       if (frame.code === "bad_token") sessionStorage.setItem(`lupus:lost:${this.code}`, "1");
@@ -203,13 +252,39 @@ export class RoomPage {
     this.render();
   }
 
-  /** At one table, the host's device reads the public story aloud (narrator.js). */
+  /** At one table, the narrator reads the public story aloud (narrator.js): this
+   * phone if the lobby says so (the host's by default, or the seat the host chose),
+   * on a spectator's connection of its own with this phone's token; otherwise this
+   * phone is silent, and stops at once when the host chooses another. */
   narrate() {
+    if (this.screen) return; // (a screen narrates from its own frames)
+    const lobby = this.lobby;
     const mine = kept(this.code);
-    if (this.narrator || !this.lobby.table || !this.welcomeHost || !mine) return;
-    this.narrator = new Narrator(this, mine.token);
-    this.narrator.draw();
-    this.narrator.start();
+    const chosen = lobby.narrator || { by: "host", seat: null };
+    let token = null;
+    if (lobby.table && lobby.mode === "players" && mine) {
+      if (chosen.by === "host" && this.host) token = mine.token;
+      if (chosen.by === "seat" && chosen.seat !== null && chosen.seat === lobby.you) token = mine.token;
+    }
+    if (token === this.narratorToken) return;
+    this.narratorToken = token;
+    if (this.narrator) this.narrator.stop();
+    this.narrator = null;
+    if (token) {
+      const narrator = new Narrator(this, token, () => {
+        if (this.narrator !== narrator) return;
+        this.narrator = null; // (its right taken back: the next lobby says who narrates)
+        this.placeNarrator();
+      });
+      this.narrator = narrator;
+      narrator.start();
+    }
+    this.placeNarrator();
+  }
+
+  /** The narrator's panel, at the top of the page. */
+  placeNarrator() {
+    if (this.top) fill(this.top, this.narrator?.element);
   }
 
   /** docs/protocol.md, "Merging". */
@@ -278,9 +353,12 @@ export class RoomPage {
     if (!this.shell) {
       this.main = h("div", { class: "screen" });
       this.chatView = chatPanel(this);
-      const side = h("div", { class: "side" }, this.narrator?.element, this.chatView.element);
-      this.shell = h("div", { class: "room" }, this.main, side);
+      // (the narrator's panel on top of everything, where the table looks first)
+      this.top = h("div", { class: "narrator-slot" });
+      const side = h("div", { class: "side" }, this.screen ? null : this.chatView.element);
+      this.shell = h("div", { class: "room" }, h("div", { class: "stage" }, this.top, this.main), side);
       fill(this.app, this.shell);
+      this.placeNarrator();
       for (const line of this.chat) this.chatView.add(line);
     }
     // Each change redraws the screen: the keyboard's focus is put back on the same

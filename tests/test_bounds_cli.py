@@ -185,15 +185,20 @@ def test_balance_refuses_every_bad_count_before_it_plays(data: st.DataObject) ->
     refused([*args, "--players", "30", "--option", "lift_minimum=true", name, value])
 
 
-def test_balance_exits_1_when_nothing_could_be_played() -> None:
+def test_balance_exits_1_when_nothing_could_be_played(tmp_path: Path) -> None:
     """No success on zero work: every composition refused prints no table of 0 games
-    (three players with a pack of five Tit Albert: five and more are refused, and the
-    rulebook recommends nothing for three)."""
+    (three players with a pack of five Tit Albert: five and more are refused, and this
+    copy of the rulebook recommends nothing: the shipped one has a deck for every
+    size)."""
+    text = (Path(__file__).parent.parent / "src/lupus/rulebooks/tit-albert.toml").read_text("utf-8")
+    start = text.index("[compositions]")
+    bare = tmp_path / "bare.toml"
+    bare.write_text(text[:start] + text[text.index("\n[", start) + 1 :], "utf-8")
     message = refused(
         [
             "balance",
             "--rules",
-            "tit-albert",
+            str(bare),
             "--players",
             "3",
             "--pack",

@@ -85,11 +85,16 @@ def house(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return paths
 
 
+def smallest_plain_table(book: lupus.Rulebook) -> int:
+    """The smallest size the rulebook recommends a deck for that plays under its default
+    options (werewolf's 3 to 7 need the house rule that lifts its minimum)."""
+    least = book.minimum.players if book.minimum is not None else 0
+    return min(int(n) for n in book.compositions if int(n) >= least)
+
+
 def books(house: dict[str, Path]) -> list[tuple[str, int]]:
     """Every shipped rulebook by id and every house one by path, with a table size."""
-    shipped = [
-        (rid, min(int(n) for n in lupus.load(rid).compositions)) for rid in lupus.available()
-    ]
+    shipped = [(rid, smallest_plain_table(lupus.load(rid))) for rid in lupus.available()]
     return shipped + [(str(house[name]), n) for name, _, _, n in HOUSE]
 
 

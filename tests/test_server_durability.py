@@ -38,7 +38,7 @@ import websockets
 from tests.server_harness import Player, Server
 
 from lupus import scenario as sc
-from lupus.engine.model import LEADER
+from lupus.engine.model import LEADER, Action
 from lupus.server.hub import Hub
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
@@ -650,3 +650,50 @@ def test_a_new_room_never_takes_an_expired_rooms_code(
         assert restarted.restore() == 1 and "FGHJK" in restarted.rooms
     finally:
         restarted.store.close()
+
+
+def play_to_the_end(room: Room) -> None:
+    """Each seat the game waits for takes its first choice, each one committed as the
+    room commits a decision, until the game is over."""
+    game = room.game
+    assert game is not None
+    while not game.finished:
+        seat = game.first_waiting()
+        if seat is None:
+            game.apply(Action(LEADER, "close"))
+        else:
+            prompt = game.view(seat).prompts[0]
+            game.apply(Action(seat, prompt.verb, tuple(prompt.choices[0])))
+        room.record(game)
+
+
+def test_a_restart_between_games_keeps_the_lobby(tmp_path: Path) -> None:
+    """ "Play again" (issue 25) takes the room back to the lobby with the same seats,
+    bots and results; a restart then comes back to that lobby (not to the last game),
+    where the host moves a seat and starts the next game."""
+    database = tmp_path / "lupus.db"
+    store = SQLiteStore(database)
+    settings = RoomSettings(rules="mafia-classic", players=4, host_name="Ann", pace=0)
+    room = Room("ABCDE", settings, store, no_schedule)
+    room.create_host()
+    room.start("heuristic")
+    play_to_the_end(room)
+    first = room.game_id
+    room.again()
+    assert (room.status, room.number, room.game) == ("lobby", 1, None)
+    seats = [None if seat is None else (seat.name, seat.bot) for seat in room.seats]
+    store.close()
+    again = SQLiteStore(database)
+    try:
+        (record,) = again.open_rooms()
+        restored = Room.restore(record.code, record.state, record.game, again, no_schedule)
+        assert (restored.status, restored.number, restored.game) == ("lobby", 1, None)
+        assert [None if s is None else (s.name, s.bot) for s in restored.seats] == seats
+        assert [ended["game"] for ended in restored.results] == [first]
+        assert restored.settings == settings
+        restored.swap(1, 2)  # (the host may change seats between games)
+        restored.start()
+        assert restored.status == "playing" and restored.number == 2
+        assert restored.game_id != first
+    finally:
+        again.close()

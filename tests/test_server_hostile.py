@@ -161,6 +161,8 @@ def expected(conn: Conn, message: Frame, shown: Shown) -> tuple[str, str | None,
     if kind == "start":
         return ("error", "started", None) if status == "playing" else ("ack", None, None)
     if kind == "close":
+        if status == "lobby":  # (between games, after "again": no game to close)
+            return "error", "not_allowed", None
         if view is None or message["state_id"] != view["state_id"]:
             return "error", "stale", None
         if status != "playing":
@@ -317,6 +319,10 @@ class HostileRoom(RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(WHO), kind=st.sampled_from(["kick", "swap", "add_bot"]))
     def lobby_command(self, who: str, kind: str) -> None:
+        # Refused once the game has started; between games (after "again", back in the
+        # lobby) they would change the table itself: test_server_protocol plays them.
+        if self.conns["host"].shown().status == "lobby":
+            return
         message: Frame = {"type": kind}
         if kind in ("kick", "swap"):
             message["seat"] = 1

@@ -56,6 +56,7 @@ from lupus.rulebooks import available
 from lupus.rulebooks.schema import Rulebook
 from lupus.server import protocol
 from lupus.server.protocol import MAX_CHAT, MAX_FRAME, VERSION, Code
+from lupus.village.family import house_rules
 
 PACE = 0.03  # seconds a night step lasts at least (held views do happen, briefly)
 DAY = 0.6  # the day timer: closes the open-ended day steps (nominations...)
@@ -167,14 +168,26 @@ SAID = re.compile(r"^(?P<who>.+) says hello (?P<count>\d+) (?:in the lobby|in ga
 
 
 def default_tables(book: Rulebook) -> list[dict[str, Any]]:
-    """A rulebook added later: its smallest recommended table."""
-    return [{"players": int(next(iter(book.compositions)))}]
+    """A rulebook added later: its smallest recommended table (under the house rule
+    that lifts its minimum, if that size is below it)."""
+    players = int(next(iter(book.compositions)))
+    return [{"players": players, "options": lifted(book, players)}]
 
 
 def leader_table(book: Rulebook) -> dict[str, Any]:
     """A game-leader room: the seeds' table of cards, the leader's device alone."""
     players = int(next(iter(book.compositions)))
-    return {"players": players, "mode": "leader", "names": list(NAMES[:players])}
+    options = lifted(book, players)
+    return {
+        "players": players,
+        "mode": "leader",
+        "names": list(NAMES[:players]),
+        "options": options,
+    }
+
+
+def lifted(book: Rulebook, players: int) -> dict[str, Any]:
+    return dict(house_rules(book, players, book.compositions[str(players)]))
 
 
 # ---------------------------------------------------------------------- the clients
@@ -393,7 +406,8 @@ async def play_table(server: Server, rules: str, settings: dict[str, Any], seed:
         async with httpx.AsyncClient(base_url=server.http) as http:
             for number in range(GAMES):
                 if number:
-                    await host.command({"type": "again"})
+                    await host.command({"type": "again"})  # (back to the lobby)
+                    await host.command({"type": "start"})
                     while host.view is None or host.view["game"] == last:
                         await host.receive(30)
                 game = host.view["game"] if host.view else None
@@ -451,7 +465,9 @@ async def play_leader_table(
         assert (await watcher.enter({"type": "watch", "room": room}))["seat"] is None
         last: str | None = None
         for number in range(GAMES):
-            await leader.command({"type": "again" if number else "start"})
+            if number:
+                await leader.command({"type": "again"})  # (back to the lobby)
+            await leader.command({"type": "start"})
             while leader.view is None or leader.view["game"] == last:
                 await leader.receive(30)
             table.games.append(leader.view["game"])

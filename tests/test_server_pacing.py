@@ -380,6 +380,8 @@ def test_a_game_ended_in_a_held_step_ends_for_everyone_when_shown() -> None:
         assert conn.lobby is not None and conn.lobby["status"] == "finished"
         assert len(conn.lobby["results"]) == 1
     assert host.answer({"type": "again"})["type"] == "ack"
+    assert (room.status, room.number) == ("lobby", 1)  # (back in the lobby: issue 25)
+    assert host.answer({"type": "start"})["type"] == "ack"
     assert room.number == 2
 
 

@@ -324,8 +324,20 @@ def test_scenario_only_once_finished_then_play_again(server: Server) -> None:
             assert ended["game"] == first
             assert (ended["winner"], ended["winners"]) == (over["winner"], over["winners"])
 
+            # "Play again" goes back to the lobby with the same seats, bots and results
+            # (issue 25): the host may change seats there; ``start`` plays the next.
             sent = len(ann.frames)
             await accepted(ann, {"type": "again"})
+            assert not [frame for frame in ann.frames[sent:] if frame["type"] == "view"]
+            between = lobby_of(server, room)
+            assert (between["status"], between["number"], between["game"]) == ("lobby", 1, None)
+            assert [seat["name"] for seat in between["seats"]] == names
+            assert [ended["game"] for ended in between["results"]] == [first]
+            await refused(ann, {"type": "again"}, "not_allowed")  # (no game is over now)
+            await accepted(ann, {"type": "swap", "seat": 1, "other": 2})  # seats move
+            await accepted(ann, {"type": "swap", "seat": 1, "other": 2})  # (and back)
+            sent = len(ann.frames)
+            await accepted(ann, {"type": "start"})
             view = next(frame for frame in ann.frames[sent:] if frame["type"] == "view")
             assert view["from"] == 0 and view["game"] != first and not view["finished"]
             again = lobby_of(server, room)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser
+from web_harness import ARTIFACTS, Phone, browser, start_game
 
 # Runs in the page: the problems found, as sentences.
 AUDIT = (Path(__file__).parent / "web_audit.js").read_text("utf-8")
@@ -40,7 +40,7 @@ def test_every_screen_passes_the_audit(server: Server, lang: str) -> None:
             )
             phone.host(room)
             problems += audit(phone, f"{rules} lobby")
-            phone.page.click("#start")
+            start_game(phone.page)
             phone.page.wait_for_selector(".game")
             phone.page.click(".reveal")
             problems += audit(phone, f"{rules} game")
@@ -62,6 +62,10 @@ def test_a_room_from_the_keyboard_alone(server: Server) -> None:
         # Tab from the bots' choice reaches the start button; Enter presses it.
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.id") == "start"
+        page.keyboard.press("Enter")
+        # The page asks first whether bots take the empty seats: its "yes" has the focus.
+        page.wait_for_selector("#confirm-yes")
+        assert page.evaluate("document.activeElement.id") == "confirm-yes"
         page.keyboard.press("Enter")
         page.wait_for_selector(".game")
         page.focus(".reveal")

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, play_out
+from web_harness import ARTIFACTS, Phone, browser, play_out, start_game
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -108,7 +108,7 @@ def test_no_page_has_a_serious_accessibility_violation(
         )
         phone.host(room)
         problems += violations(phone, "lobby")
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".game.phase-night")
         phone.page.click(".reveal")
         # The card shows its short description, in the rulebook's words.
@@ -157,7 +157,7 @@ def test_no_page_has_a_serious_accessibility_violation(
         )
         phone.host(leader)
         problems += violations(phone, "leader lobby")
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".leader-prepare")
         problems += violations(phone, "leader room")
         # At one table the night's screen (every living phone alike) is dark and clean too.
@@ -165,7 +165,7 @@ def test_no_page_has_a_serious_accessibility_violation(
             rules=rules, players=8, host_name="Ann", bot_delay=0.05, pace=3, lang=lang, table=True
         )
         phone.host(table)
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".game.phase-night")
         assert night_is_dark(phone), "the night screen at one table is not dark"
         problems += violations(phone, "at one table by night")
@@ -173,7 +173,7 @@ def test_no_page_has_a_serious_accessibility_violation(
         # Lupusburg's table by night: its tiles and tags dark too, still readable.
         burg = server.create(rules="lupusburg", players=6, host_name="Ann", bot_delay=0.05, pace=3)
         phone.host(burg)
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".game.phase-night .lb-board")
         assert night_is_dark(phone), "Lupusburg's night screen is not dark"
         problems += violations(phone, "lupusburg by night")
@@ -260,7 +260,7 @@ def test_at_double_text_size_no_control_is_cut(server: Server, chromium: Any) ->
         room = server.create(rules="maffia", players=8, host_name="Ann", bot_delay=0.05, pace=3)
         phone.host(room)
         check("lobby")
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".game.phase-night")
         phone.page.click(".reveal")
         check("night")
@@ -364,7 +364,7 @@ def test_the_screen_is_kept_awake_during_a_game(server: Server, chromium: Any) -
         phone.page.wait_for_selector(".lobby")
         assert phone.page.inner_text("#sound") == "Sound: on"
         assert phone.page.evaluate("localStorage.getItem('lupus:sound')") == "on"
-        phone.page.click("#start")
+        start_game(phone.page)
         phone.page.wait_for_selector(".game")
         phone.page.wait_for_function("window.__locks.length === 1")
         assert phone.page.evaluate("window.__locks") == ["screen"]
@@ -430,7 +430,7 @@ def test_at_one_table_every_living_phone_buzzes_at_every_night_step(
             phone.page.fill("#name", phone.name)
             phone.page.click("form button[type=submit]")
             phone.page.wait_for_selector(".lobby")
-        phones[0].page.click("#start")
+        start_game(phones[0].page)
         play_out(phones, phones[0], limit=180, stall=2.0)
         game = phones[0].page.get_attribute("#replay-link", "href") or ""
         story = httpx.get(f"{server.http}/api/games/{game.split('replay=')[1]}/story").json()

@@ -13,7 +13,7 @@ from typing import Any
 
 from lupus.families import load
 from server_harness import Server
-from web_harness import ARTIFACTS, PASSIVE, Phone, browser
+from web_harness import ARTIFACTS, PASSIVE, Phone, browser, start_game
 
 SHOTS = ARTIFACTS / "leader"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -36,7 +36,7 @@ def open_leader_room(leader: Phone, rules: str, players: int, start: bool = True
     page.wait_for_selector(".lobby")
     code = str(page.inner_text(".room-code")).strip()
     if start:
-        page.click("#start")
+        start_game(page)
         page.wait_for_selector(".leader-prepare")
     return code
 
@@ -306,7 +306,7 @@ def test_a_leader_deals_his_own_cards(server: Server) -> None:
         for seat, role in enumerate(roles):
             page.select_option(f"#hand-{seat}", role)
         leader.shot("hand-deal", of=".hand-deal")
-        page.click("#start")
+        start_game(page)
         page.wait_for_selector(".leader-prepare")
         rows = deal_rows(leader)
         book = load("maffia")
@@ -338,7 +338,7 @@ def test_a_leader_deals_lupusburg_by_hand(server: Server) -> None:
             page.select_option(f"#hand-chest-{seat}", str(chests[seat]))
         page.select_option("#hand-burgomaster", "2")
         leader.shot("lupusburg-hand-deal", of=".hand-deal")
-        page.click("#start")
+        start_game(page)
         page.wait_for_selector(".leader-prepare")
         rows = deal_rows(leader)
         book = load("lupusburg")

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, open_room, playwright_api
+from web_harness import ARTIFACTS, Phone, browser, join, open_room, playwright_api, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SHOTS = ARTIFACTS / "lupusburg"
@@ -149,7 +149,7 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
         for phone in phones[1:]:
             join(phone, code)
         host.page.wait_for_selector(f"text=At the table: {len(phones)} of {len(phones)}")
-        host.page.click("#start")
+        start_game(host.page)
         for phone in phones:
             phone.page.wait_for_selector(".lb-board .lb-house")
 
@@ -292,7 +292,10 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
         phones[1].shot("end-scores", of=".lb-scores")
 
         # Play again: the match keeps the first game's points on this page.
+        # ("Play again" goes back to the lobby, same seats; the host starts from there.)
         host.page.click("#again")
+        host.page.wait_for_selector(".lobby #start")
+        start_game(host.page)
         host.page.wait_for_selector(".lb-board[data-stage=night], .lb-board[data-stage=setup]")
         host.page.wait_for_function(
             "document.querySelector('.lb-match summary') !== null", timeout=10000

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join, play_out
+from web_harness import ARTIFACTS, Phone, browser, join, play_out, start_game
 
 SHOTS = ARTIFACTS / "narrator"
 
@@ -132,7 +132,7 @@ def test_the_hosts_phone_keeps_time_and_says_no_ballot(server: Server) -> None:
         ann.host(created)
         ann.page.wait_for_selector("#narrator")
         assert ann.page.inner_text("#narrator-who") == "The host's phone reads the story aloud."
-        ann.page.click("#start")
+        start_game(ann.page)
         ann.page.wait_for_selector(".game")
         top = ann.page.evaluate(ON_TOP)
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
@@ -190,7 +190,7 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
             wait(lambda p=page: "Bob's phone" in p.page.inner_text("#narrator-who"))
         assert not ann.page.query_selector("#narrator")
         before = len(handed(ann))
-        ann.page.click("#start")
+        start_game(ann.page)
         bob.page.wait_for_selector(".game")
         top = bob.page.evaluate(ON_TOP)
         assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top

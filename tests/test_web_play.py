@@ -12,7 +12,7 @@ import pytest
 from lupus.families import load
 from lupus.rulebooks import available
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, gather, play_out
+from web_harness import ARTIFACTS, Phone, browser, gather, play_out, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -29,7 +29,7 @@ def test_a_whole_werewolf_game_on_eight_phones(server: Server) -> None:
         gather(phones, "werewolf", 8, options=["captain"])
         host.page.wait_for_selector("text=At the table: 8 of 8")
         host.shot("lobby")
-        host.page.click("#start")
+        start_game(host.page)
         for phone in phones:
             phone.page.wait_for_selector(".game")
         # Every phone has its own card, shown only when asked.
@@ -80,7 +80,7 @@ def test_a_reloaded_page_lands_back_in_its_seat(server: Server) -> None:
         phones = table_of(chromium, server, ARTIFACTS / "reload", 3)
         host = phones[0]
         gather(phones, "mafia-classic", 3)
-        host.page.click("#start")
+        start_game(host.page)
         bob = phones[1]
         bob.page.wait_for_selector(".game")
         play_out(phones, host, until=lambda: bob.phase() == "night")
@@ -100,7 +100,7 @@ def test_pages_carry_on_after_the_server_is_killed(server: Server) -> None:
         phones = table_of(chromium, server, ARTIFACTS / "restart", 3)
         host = phones[0]
         gather(phones, "mafia-classic", 3)
-        host.page.click("#start")
+        start_game(host.page)
         for phone in phones:
             phone.page.wait_for_selector(".game")
         server.kill()
@@ -128,7 +128,7 @@ def test_a_maffia_game_in_swedish(server: Server) -> None:
         assert host.page.inner_text("#lobby-title") == "Maffia a.k.a. Varulv"
         host.page.wait_for_selector("text=Vid bordet: 6 av 6")
         host.shot("lobby")
-        host.page.click("#start")
+        start_game(host.page)
         cards = []
         for phone in phones:
             phone.page.wait_for_selector(".game")
@@ -168,7 +168,7 @@ def test_every_rulebook_to_the_end_with_bots(server: Server, rules: str) -> None
     with browser() as chromium:
         ann = Phone(chromium, server.http, "Ann", ARTIFACTS / f"bots-{rules}")
         ann.host(room)
-        ann.page.click("#start")
+        start_game(ann.page)
         ann.page.wait_for_selector(".game")
         play_out([ann], ann)
         assert ann.finished() and not ann.errors, ann.errors

@@ -13,7 +13,7 @@ import httpx
 
 from lupus.families import load
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, join
+from web_harness import ARTIFACTS, Phone, browser, join, start_game
 
 SHOTS = ARTIFACTS / "settings"
 ROOM = {
@@ -66,7 +66,7 @@ def test_the_host_switches_the_timers_off_then_sets_his_own(server: Server) -> N
         bob.page.wait_for_selector("#timers.no-timers")
         assert bob.page.query_selector("#timers input") is None
         assert "stops the game" in bob.page.inner_text("#timers")
-        page.click("#start")
+        start_game(page)
         page.wait_for_selector(".game")
         page.wait_for_timeout(500)
         assert page.query_selector(".countdown") is None
@@ -90,7 +90,7 @@ def test_the_host_switches_the_timers_off_then_sets_his_own(server: Server) -> N
         page.click("#settings-save")
         steps = {step: seconds for step, seconds in spec.steps.items() if step != "lynch"}
         shown(server, timed["room"], {"night": spec.night, "day": 30.0, "steps": steps})
-        page.click("#start")
+        start_game(page)
         page.wait_for_selector(".game.phase-day .countdown")
         left = page.inner_text(".countdown")
         assert re.fullmatch(r"0:[0-3]\d left", left), left

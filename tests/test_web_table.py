@@ -5,7 +5,7 @@ player acts or not."""
 from __future__ import annotations
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, gather, play_out
+from web_harness import ARTIFACTS, Phone, browser, gather, play_out, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -41,7 +41,7 @@ def test_at_one_table_every_phone_taps_at_every_night_step(server: Server) -> No
             phone.context.add_init_script(RECORD_TAPS)
         gather(phones, "werewolf", 8, pace=1.0, table=True)
         host.page.wait_for_selector("text=At the table: 8 of 8")
-        host.page.click("#start")
+        start_game(host.page)
         seen: list[str] = []
 
         def look(phone: Phone) -> None:

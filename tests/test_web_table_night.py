@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from server_harness import Server
-from web_harness import ARTIFACTS, Phone, browser, close_step, join, playwright_api
+from web_harness import ARTIFACTS, Phone, browser, close_step, join, playwright_api, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 PACE = 1.5  # seconds: a night step lasts 1.5 to 4.5 s (fair timing)
@@ -94,7 +94,7 @@ def test_every_living_phone_shows_the_same_night(server: Server, rules: str) -> 
         host.host(created)
         for phone in phones[1:]:
             join(phone, created["room"])
-        host.page.click("#start")
+        start_game(host.page)
         deadline = time.monotonic() + 150
         moved = time.monotonic()
         nights_seen: set[str] = set()

@@ -21,7 +21,7 @@ import segno
 import segno.encoder
 
 from server_harness import RELAXED, Server
-from web_harness import ARTIFACTS, Phone, browser, join, play_out, playwright_api
+from web_harness import ARTIFACTS, Phone, browser, join, play_out, playwright_api, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SHOTS = ARTIFACTS / "together"
@@ -109,7 +109,7 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
         for phone in phones[1:]:
             join(phone, room["room"])
         host.page.wait_for_selector("text=At the table: 8 of 8")
-        host.page.click("#start")
+        start_game(host.page)
         cards: dict[str, str] = {}
         for phone in phones:
             phone.page.wait_for_selector(".game")
@@ -295,7 +295,7 @@ def test_the_host_leaves_and_another_player_finishes_and_restarts(quick_server: 
         for phone in (bob, cy):
             join(phone, room["room"])
         ann.page.wait_for_selector("text=At the table: 3 of 5")
-        ann.page.click("#start")  # (two bots fill the empty seats)
+        start_game(ann.page)  # (two bots fill the empty seats)
         for phone in phones:
             phone.page.wait_for_selector(".game")
         assert "You hold" in holder_text(ann)
@@ -307,7 +307,9 @@ def test_the_host_leaves_and_another_player_finishes_and_restarts(quick_server: 
         bob.page.wait_for_selector("#close-step")
         bob.shot("host-passed")
         play_out([bob, cy], bob)
-        bob.page.click("#again")
+        bob.page.click("#again")  # (back to the lobby, same seats: Bob starts again)
+        bob.page.wait_for_selector(".lobby #start")
+        start_game(bob.page)
         for phone in (bob, cy):
             phone.page.wait_for_function("!document.querySelector('.end')", timeout=15000)
         # Ann comes back (the same phone, its storage kept): Bob keeps the powers.
@@ -332,7 +334,7 @@ def test_a_seat_is_taken_back_on_another_device_from_a_new_link(server: Server) 
         for phone in (bob, cy):
             join(phone, room["room"])
         ann.page.wait_for_selector("text=At the table: 3 of 3")
-        ann.page.click("#start")
+        start_game(ann.page)
         for phone in phones:
             phone.page.wait_for_selector(".game")
         # The host lets a bot play Cy's seat: her page says so, until he gives it back.
@@ -375,7 +377,7 @@ def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> Non
         for phone in phones[1:]:
             join(phone, room["room"])
         phones[0].page.wait_for_selector("text=At the table: 5 of 5")
-        phones[0].page.click("#start")
+        start_game(phones[0].page)
         cards = {}
         for phone in phones:
             phone.page.wait_for_selector(".game")
@@ -396,6 +398,9 @@ def test_the_pack_sees_each_others_choice_live_and_agrees(server: Server) -> Non
         first.page.wait_for_selector(chosen.format(seat[second.name], seat[y]))
         first.page.wait_for_selector(".decide button.chosen[data-verb=kill]")
         first.shot("pack-disagrees")
+        # (the panel names the pack in the rulebook's words, as the maffia's "Maffian")
+        title = first.page.inner_text(".pack-choices > .hint")
+        assert title == "The Werewolves point at:", title
         time.sleep(1.0)  # they disagree: the step stays open, for both
         for wolf in (first, second):
             assert wolf.page.query_selector(".decide button[data-verb=kill]") is not None
@@ -422,7 +427,7 @@ def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> N
         fast.context.clock.install(time=time.time() + 600)
         ann.host(timed)
         join(fast, timed["room"])
-        ann.page.click("#start")
+        start_game(ann.page)
         for phone in (ann, fast):
             phone.page.wait_for_selector(".game.phase-day .countdown")  # (day 1 comes first)
             left = phone.page.inner_text(".countdown")
@@ -432,7 +437,7 @@ def test_a_timed_step_counts_down_and_an_untimed_room_warns(server: Server) -> N
         ann.host(untimed)
         warning = ann.page.inner_text("#timers")
         assert "stops the game" in warning, warning
-        ann.page.click("#start")
+        start_game(ann.page)
         ann.page.wait_for_selector(".game")
         ann.page.wait_for_timeout(500)
         assert ann.page.query_selector(".countdown") is None

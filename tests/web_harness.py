@@ -248,3 +248,12 @@ def play_out(
         with contextlib.suppress(playwright_api.Error):
             phone.shot(f"stuck-{phone.name}")
     raise AssertionError("the game did not end in time")
+
+
+def start_game(page: Any) -> None:
+    """The host taps Start; with empty seats the page asks first whether bots take
+    them (issue 25), and he says yes."""
+    page.click("#start")
+    confirm = page.query_selector("#confirm-yes")
+    if confirm is not None:
+        confirm.click()

@@ -52,6 +52,9 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         if book.minimum is None
         else {
             "players": book.minimum.players,
+            # (the cards a deck needs: the home page applies the house rule that lifts
+            # the minimum, and says so, for a smaller table or deck)
+            "cards": dict(book.minimum.cards),
             "rule": book.minimum.rule,
             "lifted_by": book.minimum.lifted_by,
         },

@@ -437,11 +437,29 @@ class Room:
             client.new_game()
         self.presence.game_began()
 
+    # ------------------------------------------------------------------ play again
     def again(self) -> None:
+        """ "Play again": after the end, back to the lobby with the same seats (bots
+        too), settings and results. There the host may move, remove or add seats and
+        change the settings (``settings``), and ``start`` plays the next game. The
+        finished game stays the room's last one (its id, its end for a page that
+        asks, the chat kept with it) until then; the lobby is kept by the store, so a
+        restart between games comes back to it."""
         if self.shown_status != "finished":
             raise ProtocolError("not_allowed", "the game is not over")
+        # The lobby as before a first game: no game shown to anyone (a newcomer in a
+        # seat freed between games is sent nothing of the last one's seat), the talk
+        # the lobby's again (its earlier lines kept, its new ones after them).
         self.status = "lobby"
-        self.start()
+        self.game, self.game_id = None, None
+        self.offered = {}
+        self.bots.reset()
+        self.pacer.reset()
+        self.chat_log = self.store.chat(f"{self.code}-lobby")
+        for client in self.clients:
+            client.new_game()
+        log.info("room_again room=%s games=%d", self.code, self.number)
+        self.changed_lobby()
 
     def submit(self, actor: int, verb: str, args: list[int | str], state_id: int) -> None:
         """Apply an action for ``actor`` (a seat, or LEADER) answering the view whose
@@ -648,7 +666,7 @@ class Room:
         room.results = list(state.get("results", []))
         room.narration.restore(state.get("narrator"))
         room.status = "lobby" if game is None else state["status"]
-        if game is None:  # the lobby's chat
+        if game is None or room.status == "lobby":  # the lobby's chat (between games too)
             room.chat_log = store.chat(f"{code}-lobby")
         else:
             played = replayed(game.header, game.actions)

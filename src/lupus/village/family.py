@@ -22,7 +22,7 @@ from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.checks import check_minimum
+from lupus.village.checks import below_minimum, check_minimum
 from lupus.village.deal import deal
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
@@ -196,16 +196,19 @@ class VillageFamily(Family):
         self, book: Rulebook, players: int, counts: Mapping[str, int]
     ) -> str | None:
         """Why a composition cannot be played by ``players`` (dealt and set up under
-        the default options: a recommended composition needs no house rule), or None."""
+        the default options, or under the one house rule that lifts the rulebook's
+        minimum configuration when the table is below it: werewolf recommends decks for
+        3 to 7 players, which the pages play under that rule and say so), or None."""
         cards = sum(counts.values())  # (counted before a card is laid out)
         wanted = players + (2 if counts.get("thief") else 0)
         if cards != wanted:
             return f"{cards} cards for {players} players (a thief adds two extra cards)"
         if not deals_a_killer(book, self.roles(), counts):
             return "no card of it can eliminate a player, and the days have no vote"
-        try:  # (as a table with the default options deals and sets it up)
-            dealt = deal(book, players, counts, seeded(0), {})
-            self.new_game(book, seat_names(players), dealt, {}, 0)
+        options = house_rules(book, players, counts)
+        try:  # (as a table with the default options, or that house rule, deals it)
+            dealt = deal(book, players, counts, seeded(0), options)
+            self.new_game(book, seat_names(players), dealt, options, 0)
         except SetupError as exc:
             return str(exc)
         return None
@@ -234,6 +237,18 @@ class VillageFamily(Family):
 
     def fair_label(self) -> str:
         return "0.5"
+
+
+def house_rules(book: Rulebook, players: int, counts: Mapping[str, int]) -> dict[str, OptionValue]:
+    """The options a table of ``players`` with ``counts`` needs beyond the defaults: the
+    one that lifts the rulebook's minimum configuration when the table is below it (and
+    the rulebook has one), else none."""
+    minimum = book.minimum
+    if minimum is None or minimum.lifted_by is None:
+        return {}
+    if not below_minimum(book, players, counts, {}):
+        return {}
+    return {minimum.lifted_by: True}
 
 
 FAMILY: Final = VillageFamily()

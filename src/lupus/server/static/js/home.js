@@ -2,7 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { helpLink } from "./help.js";
-import { lang, t } from "./i18n.js";
+import { lang, languageName, t } from "./i18n.js";
 import { keep } from "./tokens.js";
 
 const CODE = /^[A-HJKMNP-Z2-9]{5}$/;
@@ -54,8 +54,23 @@ function number(id, value, min, max, step = 1) {
   return h("input", { id, name: id, type: "number", value, min, max, step, inputmode: "decimal" });
 }
 
+/** Whether a table of `players` with `deck` is below the rulebook's minimum
+ * configuration (werewolf's 8 players: 2 Werewolves, 1 Seer, 5 Simple Villagers). */
+function belowMinimum(book, players, deck) {
+  const minimum = book.minimum;
+  if (!minimum || !minimum.lifted_by) return false;
+  if (players < minimum.players) return true;
+  return Object.entries(minimum.cards || {}).some(([rid, needed]) => ((deck && deck[rid]) || 0) < needed);
+}
+
 function createSection(books) {
   const problem = h("p", { class: "problem", role: "alert" });
+  // A refusal is told next to the field it is about (the name, the players' names, the
+  // deck), not only at the bottom of the form.
+  const nameProblem = h("p", { class: "problem", role: "alert", id: "host-name-problem" });
+  const namesProblem = h("p", { class: "problem", role: "alert", id: "names-problem" });
+  const deckProblem = h("p", { class: "problem", role: "alert", id: "deck-problem" });
+  const houseRule = h("p", { class: "hint house-rule", id: "house-rule", role: "note", hidden: true });
   const rules = h(
     "select",
     { id: "rules", name: "rules" },
@@ -79,8 +94,8 @@ function createSection(books) {
   const deck = h("div", { class: "deck", id: "deck" });
   const options = h("div", { id: "options" });
   const names = h("textarea", { id: "names", name: "names", rows: 4 });
-  const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names);
-  const hostRow = h("div", { class: "field" }, h("label", { for: "host-name" }, t("your_name")), hostName);
+  const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names, namesProblem);
+  const hostRow = h("div", { class: "field" }, h("label", { for: "host-name" }, t("your_name")), hostName, nameProblem);
   const night = number("timer-night", "", 1, 3600);
   const day = number("timer-day", "", 1, 7200);
   // Timers by default (the rulebook's); the host may change them or switch them off,
@@ -96,6 +111,9 @@ function createSection(books) {
   // Off unless the host allows them: a spectator may be anyone, a player in a second tab.
   const spectators = h("input", { id: "spectators", type: "checkbox" });
   const tableRow = h("div", { class: "field check" }, table, h("label", { for: "table" }, t("table_mode")));
+  // What a game leader's room has no use for (he keeps the time, and his table has no
+  // phones): shown only in a room of players.
+  const timingRows = [];
   let counts = null; // an edited composition, or null: the recommended one
 
   const book = () => books.find((b) => b.id === rules.value);
@@ -120,14 +138,17 @@ function createSection(books) {
       input.addEventListener("input", () => {
         counts[rid] = Number(input.value) || 0;
         summary.textContent = t("cards_total", { count: total(counts) });
+        showHouseRule();
       });
       return h("li", { class: "card-role editing" }, h("label", { for: `count-${rid}` }, label), input);
     });
-    const summary = h("p", { class: "hint" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
+    const summary = h("p", { class: "hint", id: "cards-total" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
     fill(
       deck,
       h("ul", { class: "cards" }, cards),
       summary,
+      houseRule,
+      deckProblem,
       h(
         "button",
         {
@@ -141,6 +162,30 @@ function createSection(books) {
         editing ? t("use_recommended") : t("edit_cards"),
       ),
     );
+    showHouseRule();
+  }
+
+  /** Below the rulebook's minimum configuration (werewolf under 8 players), the house
+   * rule that lifts it is turned on, and said in plain words by the deck; the host's
+   * own choice of it comes back once the table is big enough. */
+  function showHouseRule() {
+    const b = book();
+    const lift = b.minimum?.lifted_by;
+    const box = lift ? document.getElementById(`option-${lift}`) || options.querySelector(`#option-${lift}`) : null;
+    const below = belowMinimum(b, Number(players.value), counts || recommended());
+    houseRule.hidden = !below;
+    if (below) {
+      houseRule.textContent = t("house_rule_lifted", { players: b.minimum.players, rule: b.minimum.rule });
+    }
+    if (!box) return;
+    if (below && !box.disabled) {
+      box.dataset.chosen = box.checked ? "1" : "";
+      box.checked = true;
+      box.disabled = true;
+    } else if (!below && box.disabled) {
+      box.checked = box.dataset.chosen === "1";
+      box.disabled = false;
+    }
   }
 
   function showOptions() {
@@ -151,7 +196,7 @@ function createSection(books) {
     );
     fill(
       roomLang,
-      b.languages.map((code) => h("option", { value: code }, code)),
+      b.languages.map((code) => h("option", { value: code, lang: code }, languageName(code))),
     );
     if (b.languages.includes(lang())) roomLang.value = lang();
     players.min = b.min_players;
@@ -166,24 +211,38 @@ function createSection(books) {
     showOptions();
     showDeck();
   });
+  // The card editor follows the size: a new size starts from its recommended deck.
   players.addEventListener("input", () => {
-    if (counts === null) showDeck();
+    if (counts !== null) counts = recommended() || counts;
+    showDeck();
   });
   mode.addEventListener("change", () => {
     const leader = mode.value === "leader";
     namesRow.hidden = !leader;
     hostRow.hidden = leader;
     tableRow.hidden = leader;
+    for (const row of timingRows) row.hidden = leader;
     hostName.required = !leader;
+    nameProblem.textContent = namesProblem.textContent = "";
   });
   showOptions();
   showDeck();
 
   async function submit(event) {
     event.preventDefault();
-    problem.textContent = "";
+    for (const p of [problem, nameProblem, namesProblem, deckProblem]) p.textContent = "";
     const b = book();
     const leader = mode.value === "leader";
+    if (!leader && !hostName.value.trim()) {
+      nameProblem.textContent = t("name_blank");
+      hostName.focus();
+      return;
+    }
+    if (leader && !names.value.trim()) {
+      namesProblem.textContent = t("names_blank");
+      names.focus();
+      return;
+    }
     const settings = {
       rules: b.id,
       players: Number(players.value),
@@ -206,7 +265,10 @@ function createSection(books) {
     });
     const body = await answer.json();
     if (!answer.ok) {
-      problem.textContent = body.message;
+      // Said next to what it is about: a name, the players' names, else the deck.
+      const message = body.message || t("refused");
+      const about = /\bnames?\b/i.test(message) ? (leader ? namesProblem : nameProblem) : /card|composition|deck|minimum|role/i.test(message) ? deckProblem : problem;
+      about.textContent = message;
       return;
     }
     keep(body.room, body.host_token, true);
@@ -239,9 +301,14 @@ function createSection(books) {
     return { night: given(night), day: given(day), steps };
   }
 
+  function timing(...rows) {
+    timingRows.push(...rows);
+    return rows;
+  }
+
   return h(
     "form",
-    { class: "card", id: "create", onsubmit: submit },
+    { class: "card", id: "create", onsubmit: submit, novalidate: true },
     h("h2", {}, t("create_title")),
     h("div", { class: "field" }, h("label", { for: "rules" }, t("rulebook")), rules),
     h("div", { class: "field" }, h("label", { for: "players" }, t("players")), players),
@@ -254,11 +321,13 @@ function createSection(books) {
       h("summary", {}, t("more_settings")),
       h("fieldset", {}, h("legend", {}, t("options")), options),
       h("div", { class: "field" }, h("label", { for: "room-lang" }, t("room_language")), roomLang),
-      h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),
-      h("div", { class: "field" }, h("label", { for: "timer-day" }, t("timer_day")), day),
-      h("div", { class: "field check" }, noTimers, h("label", { for: "no-timers" }, t("no_timers"))),
-      noTimersWarning,
-      h("div", { class: "field" }, h("label", { for: "pace" }, t("pace")), pace, h("p", { class: "hint" }, t("pace_help"))),
+      ...timing(
+        h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),
+        h("div", { class: "field" }, h("label", { for: "timer-day" }, t("timer_day")), day),
+        h("div", { class: "field check" }, noTimers, h("label", { for: "no-timers" }, t("no_timers"))),
+        h("div", {}, noTimersWarning),
+        h("div", { class: "field" }, h("label", { for: "pace" }, t("pace")), pace, h("p", { class: "hint" }, t("pace_help"))),
+      ),
       h("div", { class: "field check" }, spectators, h("label", { for: "spectators" }, t("spectators"))),
     ),
     problem,

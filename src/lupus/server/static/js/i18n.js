@@ -38,9 +38,25 @@ export function languages() {
   return known;
 }
 
-/** The word for `key`, its {placeholders} filled from `fields`. */
+/** A language named in its own words ("Svenska"): the interface's name for it, else
+ * the browser's, else its code. */
+export function languageName(code) {
+  if (known[code]) return known[code];
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    if (name && name !== code) return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
+  } catch {
+    // (an unknown code: named by itself)
+  }
+  return code;
+}
+
+/** The word for `key`, its {placeholders} filled from `fields`; with a `count` of 1,
+ * the singular `key_one` when the language has one ("1 empty seat", not "1 empty
+ * seats"). */
 export function t(key, fields = {}) {
-  const template = words[key] ?? key;
+  const one = fields.count === 1 || fields.count === "1" ? words[`${key}_one`] : undefined;
+  const template = one ?? words[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in fields ? String(fields[name]) : whole,
   );

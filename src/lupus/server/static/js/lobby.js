@@ -26,24 +26,112 @@ export function lobbyScreen(page) {
       h("p", { class: "room-code", "aria-label": t("room_code") }, lobby.room),
       h("img", { class: "qr", src: `/api/rooms/${lobby.room}/qr.svg`, alt: t("qr_alt", { link }), width: 180, height: 180 }),
       h("p", {}, h("a", { href: link, class: "join-link" }, link)),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "secondary",
-          onclick: () => navigator.clipboard?.writeText(link).then(() => page.toast(t("copied"))),
-        },
-        t("copy_link"),
-      ),
+      ...shareControls(page, link),
     ),
     deckList(page),
     h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
-    page.host && free && lobby.number === 0 ? botKind(page) : null,
+    page.host && free && lobby.status === "lobby" ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
     leader ? null : page.host && lobby.status !== "playing" ? timersEditor(page) : timersCard(page),
     page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
     leader ? null : hostPanel(page),
   );
+}
+
+/** "Copy the link" that works on any address: the clipboard where the page may use it
+ * (a secure context: https, or this very machine), else the link selected in a
+ * read-only field and copied the old way, else left selected with words to copy it;
+ * and the phone's share sheet where it has one. What happened is said by the button,
+ * not only in a toast. */
+function shareControls(page, link) {
+  const field = h("input", { id: "join-link-field", class: "join-link-field", readonly: true, value: link, hidden: true, "aria-label": t("copy_link") });
+  const status = h("p", { class: "hint", id: "copy-status", role: "status" });
+  const copied = () => {
+    status.textContent = t("copied");
+    page.toast(t("copied"));
+  };
+  const fallback = () => {
+    field.hidden = false;
+    field.focus();
+    field.select();
+    field.setSelectionRange(0, link.length);
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      done = false;
+    }
+    if (done) copied();
+    else status.textContent = t("copy_manually");
+  };
+  const copy = () => {
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(copied, fallback);
+    else fallback();
+  };
+  const share = navigator.share
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          id: "share-link",
+          onclick: () => navigator.share({ title: page.book?.name || "", text: t("share_text"), url: link }).catch(() => {}),
+        },
+        t("share_link"),
+      )
+    : null;
+  return [
+    h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", id: "copy-link", onclick: copy }, t("copy_link")), share),
+    field,
+    status,
+  ];
+}
+
+/** Ask before something happens that the host may not have meant (a bot taking a
+ * seat): a modal dialog in plain words; resolves to true for yes. */
+export function ask(text, yes, no) {
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    const dialog = h(
+      "dialog",
+      { class: "confirm card", id: "confirm", "aria-labelledby": "confirm-text" },
+      h("p", { id: "confirm-text" }, text),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => done(true) }, yes),
+        h("button", { type: "button", class: "secondary", id: "confirm-no", onclick: () => done(false) }, no),
+      ),
+    );
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      done(false);
+    });
+    document.body.append(dialog);
+    if (dialog.showModal) dialog.showModal();
+    else dialog.setAttribute("open", "");
+  });
+}
+
+/** The room's options in words: each one its host changed from the rulebook's, by the
+ * rulebook's own explanation of it (the house rule that lifts werewolf's minimum says
+ * what it does, never its id). */
+function optionLines(page) {
+  const specs = page.book?.option_specs || {};
+  const lines = [];
+  for (const [key, value] of Object.entries(page.lobby.options || {})) {
+    const spec = specs[key];
+    if (!spec || value === spec.default) continue;
+    const help = spec.help || "";
+    if (spec.type === "bool") lines.push(value ? t("option_on", { help }) : t("option_off", { help }));
+    else lines.push(t("option_value", { help, value: String(value) }));
+  }
+  if (!lines.length) return null;
+  return h("div", { class: "room-options", id: "room-options" }, h("h4", {}, t("options")), h("ul", {}, lines.map((line) => h("li", {}, line))));
 }
 
 export function deckList(page) {
@@ -53,6 +141,7 @@ export function deckList(page) {
     "div",
     { class: "deck" },
     h("h3", {}, t("cards")),
+    optionLines(page),
     h(
       "ul",
       { class: "cards" },
@@ -74,13 +163,19 @@ export function deckList(page) {
 function seatRow(page, seat, number) {
   const lobby = page.lobby;
   const controls = [];
-  const started = lobby.number > 0;
+  // Before a game (the first, or the next after "Play again") the host arranges seats.
+  const started = lobby.status !== "lobby";
   if (page.host && !started) {
     if (number > 0) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "swap", seat: number, other: number - 1 }), "aria-label": t("move_up_n", { n: number + 1 }) }, "↑"));
     if (seat && number !== lobby.host_seat) controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "kick", seat: number }) }, t("kick")));
     if (!seat) {
       const kind = () => document.getElementById("bot-kind")?.value || "heuristic";
-      controls.push(h("button", { type: "button", class: "small", onclick: () => page.send({ type: "add_bot", seat: number, kind: kind() }) }, t("add_bot")));
+      const add = async () => {
+        const which = kind();
+        const yes = await ask(t("bot_confirm", { n: number + 1, kind: t(`fill_${which}`) }), t("bot_confirm_yes"), t("cancel"));
+        if (yes) page.send({ type: "add_bot", seat: number, kind: which }).catch(() => {});
+      };
+      controls.push(h("button", { type: "button", class: "small", onclick: add }, t("add_bot")));
     }
   }
   controls.push(...seatControls(page, seat, number));
@@ -91,7 +186,8 @@ function seatRow(page, seat, number) {
     h("span", { class: "seat-name" }, seat ? seat.name : t("free_seat")),
     seat?.bot ? h("span", { class: "tag" }, t(`bot_${seat.bot}`)) : null,
     you ? h("span", { class: "tag" }, t("you")) : null,
-    seat && !seat.bot && !seat.connected ? h("span", { class: "tag muted" }, t("away")) : null,
+    // (a game leader's seats are at his table, on no device: never "away")
+    seat && !seat.bot && !seat.connected && lobby.mode !== "leader" ? h("span", { class: "tag muted" }, t("away")) : null,
     number === lobby.host_seat ? h("span", { class: "tag" }, t("host")) : null,
     h("span", { class: "controls" }, controls),
   );
@@ -104,6 +200,8 @@ function hostControls(page, free) {
     h("option", { value: "heuristic" }, t("fill_heuristic")),
     h("option", { value: "random" }, t("fill_random")),
   );
+  // A refused start (a deck the engine will not deal) is said by the button.
+  const problem = h("p", { class: "problem", role: "alert", id: "start-problem" });
   return h(
     "div",
     { class: "host card" },
@@ -116,14 +214,24 @@ function hostControls(page, free) {
         type: "button",
         class: "primary",
         id: "start",
-        onclick: () => {
+        onclick: async () => {
+          // Bots take the empty seats only once the host said yes to it in words.
+          if (free) {
+            const kind = t(`fill_${fill.value}`);
+            const yes = await ask(t("fill_confirm", { count: free, kind }), t("fill_confirm_yes"), t("cancel"));
+            if (!yes) return;
+          }
           const start = free ? { type: "start", fill: fill.value } : { type: "start" };
           if (page.handDeal?.on) start.deal = page.handDeal.deal();
-          page.send(start);
+          problem.textContent = "";
+          page.send(start).catch((error) => {
+            if (error?.message) problem.textContent = error.message;
+          });
         },
       },
       t("start"),
     ),
+    problem,
     page.lobby.mode === "leader" && page.book
       ? page.book.family === "lupusburg"
         ? housesDeal(page)

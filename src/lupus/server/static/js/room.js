@@ -123,7 +123,18 @@ export class RoomPage {
     sessionStorage.removeItem(`lupus:lost:${this.code}`);
     const join = (event) => {
       event.preventDefault();
-      this.entering = { type: "join", room: this.code, name: name.value.trim(), lang: lang() };
+      // A blank name, or one already at the table, is told next to the field at once
+      // (the server checks again, and its refusal is shown there too).
+      const wanted = name.value.trim();
+      const key = (text) => text.normalize("NFC").toLocaleLowerCase();
+      if (!wanted) problem.textContent = t("name_blank");
+      else if (lobby.seats.some((s) => s && key(s.name) === key(wanted))) problem.textContent = t("name_taken");
+      else problem.textContent = "";
+      if (problem.textContent) {
+        name.focus();
+        return;
+      }
+      this.entering = { type: "join", room: this.code, name: wanted, lang: lang() };
       this.joinProblem = problem;
       this.connection.open();
     };
@@ -142,7 +153,7 @@ export class RoomPage {
         open
           ? h(
               "form",
-              { onsubmit: join },
+              { onsubmit: join, novalidate: true },
               h("label", { for: "name" }, t("your_name")),
               name,
               problem,
@@ -216,7 +227,10 @@ export class RoomPage {
     }
     if (this.entering?.type === "join" && this.seat === undefined) {
       this.connection.close();
-      if (this.joinProblem) this.joinProblem.textContent = frame.message;
+      // In the reader's words where the interface has them (a full room, a taken
+      // name), else the server's own.
+      const word = t(`refused_${frame.code}`);
+      if (this.joinProblem) this.joinProblem.textContent = word === `refused_${frame.code}` ? frame.message : word;
       return;
     }
     if (frame.code === "stale" || frame.code === "illegal") return; // the next view comes

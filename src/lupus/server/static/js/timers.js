@@ -110,7 +110,12 @@ function sendSettings(page, fields) {
       page.toast(t("settings_saved"));
       page.render();
     })
-    .catch(() => page.render());
+    .catch((error) => {
+      page.render();
+      // (said by the panel's buttons too, not only in a toast)
+      const problem = document.getElementById("settings-problem");
+      if (problem && error?.message) problem.textContent = error.message;
+    });
 }
 
 function secondsInput(id, value, max, disabled, set) {
@@ -185,6 +190,7 @@ export function timersEditor(page) {
       h("button", { type: "button", class: "primary", id: "settings-save", onclick: () => sendSettings(page, { timers: draftTimers(draft) }) }, t("settings_save")),
       h("button", { type: "button", class: "secondary", id: "settings-default", onclick: () => sendSettings(page, { timers: "default" }) }, t("timers_default")),
     ),
+    h("p", { class: "problem", role: "alert", id: "settings-problem" }),
     h(
       "div",
       { class: "field check" },

@@ -100,3 +100,18 @@ class Person(Player):
 
     def lobbies(self) -> list[Frame]:
         return [frame for frame in self.frames if frame["type"] == "lobby"]
+
+
+async def four_seated(server: Server, **settings: Any) -> tuple[str, Person, list[Person]]:
+    """A mafia-classic room of four (``settings`` added): Ann the host (seat 0), Bob, Cy
+    and Dee, each connected and listening."""
+    created = server.create(rules="mafia-classic", players=4, host_name="Ann", **settings)
+    code = created["room"]
+    ann = await Person(server, "Ann").start()
+    await ann.enter(code, created["host_token"])
+    others = []
+    for name in ("Bob", "Cy", "Dee"):
+        person = await Person(server, name).start()
+        await person.enter(code, name=name)
+        others.append(person)
+    return code, ann, others

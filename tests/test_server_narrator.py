@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from tests.server_harness import Player, Server
-from tests.stall_harness import QUICK, Person
+from tests.stall_harness import QUICK, Person, four_seated
 
 
 @pytest.fixture(scope="module")
@@ -37,17 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 async def table(server: Server, **settings: Any) -> tuple[str, Person, list[Person]]:
     """A mafia-classic room of four at one table: Ann the host (seat 0), Bob, Cy, Dee."""
-    settings = {"table": True, **settings}
-    created = server.create(rules="mafia-classic", players=4, host_name="Ann", **settings)
-    code = created["room"]
-    ann = await Person(server, "Ann").start()
-    await ann.enter(code, created["host_token"])
-    others = []
-    for name in ("Bob", "Cy", "Dee"):
-        person = await Person(server, name).start()
-        await person.enter(code, name=name)
-        others.append(person)
-    return code, ann, others
+    return await four_seated(server, **{"table": True, **settings})
 
 
 async def watch(server: Server, code: str, token: str | None) -> tuple[Person, dict[str, Any]]:

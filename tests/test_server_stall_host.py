@@ -30,7 +30,7 @@ import httpx
 import pytest
 import websockets
 from tests.server_harness import Player, Server
-from tests.stall_harness import QUICK, Person
+from tests.stall_harness import QUICK, Person, four_seated
 
 GRACE = 1.0  # QUICK's host_grace
 SLACK = 3.0  # how much later than the grace a busy machine may pass them on
@@ -47,16 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 async def table(server: Server, **settings: Any) -> tuple[str, Person, list[Person]]:
     """A mafia-classic room of four: Ann the host (seat 0), Bob, Cy and Dee."""
-    created = server.create(rules="mafia-classic", players=4, host_name="Ann", **settings)
-    code = created["room"]
-    ann = await Person(server, "Ann").start()
-    await ann.enter(code, created["host_token"])
-    others = []
-    for name in ("Bob", "Cy", "Dee"):
-        person = await Person(server, name).start()
-        await person.enter(code, name=name)
-        others.append(person)
-    return code, ann, others
+    return await four_seated(server, **settings)
 
 
 def holder(person: Person) -> Any:

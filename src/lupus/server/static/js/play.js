@@ -129,12 +129,6 @@ function holding(page) {
   return { role, houses };
 }
 
-export function deadSeats(page) {
-  const dead = new Set();
-  for (const player of publicTable(page).players) if (!player.alive) dead.add(player.seat);
-  return dead;
-}
-
 /** The seat's card as it is shown: its role and what it does, or its two houses. */
 function cardInside(page, shown) {
   if (!shown) return null;

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lupus.bots.den import den, lead
-from lupus.engine.counting import pick_one, plurality
+from lupus.engine.counting import plurality
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.families import new_game
@@ -55,6 +55,12 @@ SETUPS = {
 }
 BOOKS = list(SETUPS)
 MUST_AGREE = [book for book in BOOKS if book != "mafia-classic"]
+
+
+def pick_one(rng: random.Random, tied: list[int]) -> int:
+    """The engine's tie-break (``Game.one_of``) drawn from a copy of its generator:
+    ``random.Random.choice``, as the engine's draws are."""
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
 def at_pack_step(book: str, seed: int = 0) -> Game:

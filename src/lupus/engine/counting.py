@@ -1,12 +1,9 @@
-"""Counting cards and votes, the way a replay can trust: plain dicts, and the game's
-own generator drawn only on a real tie."""
+"""Counting cards and votes, the way a replay can trust: plain dicts (a tie's draw is
+the game's own, ``Game.one_of``)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-
-from lupus.engine import draw
 
 
 def count_cards(*cards: Sequence[str]) -> dict[str, int]:
@@ -16,12 +13,6 @@ def count_cards(*cards: Sequence[str]) -> dict[str, int]:
         for card in group:
             counts[card] = counts.get(card, 0) + 1
     return counts
-
-
-def pick_one(rng: random.Random, tied: list[int]) -> int:
-    """The only one, or one drawn by the game's generator: it draws only on a real tie,
-    so a replay consumes the generator exactly as the original game did."""
-    return tied[0] if len(tied) == 1 else draw.choice(rng, tied)
 
 
 def plurality(tally: dict[int, int]) -> list[int]:

@@ -172,6 +172,29 @@ def table(*specs: EventSpec) -> dict[str, EventSpec]:
     return found
 
 
+SCALAR_SHAPES: Final = frozenset({"seat", "house", "int", "number", "text", "bool"})
+
+
+def scalar_kinds(specs: Mapping[str, EventSpec]) -> frozenset[str]:
+    """The kinds of ``specs`` whose every field holds a number, a text, a bool or None:
+    their data are immutable as emitted, so the ledger need not look at them
+    (``Ledger.record``). ``tests/test_events.py`` checks that every event fits its
+    kind's schema."""
+    found: list[str] = []
+    for kind, spec in specs.items():
+        scalar = True
+        for tag in spec.fields.values():
+            shape, _, inner = TAGS[tag]
+            if shape == "maybe":
+                shape = TAGS[inner][0]
+            if shape not in SCALAR_SHAPES:
+                scalar = False
+                break
+        if scalar:
+            found.append(kind)
+    return frozenset(found)
+
+
 # ---------------------------------------------------------------------- checking
 def check(spec: EventSpec, event: Event) -> str | None:
     """Why ``event``'s data does not fit ``spec`` (None: it fits): its kind, a field

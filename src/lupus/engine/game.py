@@ -13,9 +13,10 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 
 from __future__ import annotations
 
+import random
 import weakref
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from lupus.engine import draw
 from lupus.engine.errors import IllegalAction, RulebookError
@@ -64,6 +65,10 @@ CLOSE: Final = Prompt(LEADER, "close", ((),))
 class Game:
     """State and flow shared by every rulebook family; families add their own state."""
 
+    # The family's event kinds whose data hold numbers and texts only
+    # (``events.scalar_kinds`` of its schema): the ledger records them as they come.
+    SCALAR_KINDS: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(
         self,
         rulebook: Rulebook,
@@ -77,8 +82,11 @@ class Game:
         chosen = resolved(rulebook, options or {})
         self.options: dict[str, OptionValue] = dict(chosen.values)
         self.seed = seed
-        self.rng = draw.seeded(seed)
-        self.ledger = Ledger(self.n)
+        # The game's own draws (ties, the Little Girl's luck) are seeded at the first
+        # draw: seeding the generator costs as much as a tenth of a simulated game, and
+        # most games never draw. The same seed gives the same draws whenever it is made.
+        self._rng: random.Random | None = None
+        self.ledger = Ledger(self.n, self.SCALAR_KINDS)
         self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []
         self.acted: list[int] = [0] * self.n  # accepted actions per seat (see View.state_id)
@@ -119,6 +127,20 @@ class Game:
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator, made from its seed at the first draw."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = draw.seeded(self.seed)
+        return rng
+
+    def one_of(self, tied: list[int]) -> int:
+        """The only one, or one drawn by the game's generator: it draws only on a real
+        tie, so a replay consumes the generator exactly as the original game did (and
+        a game without a tie never seeds it)."""
+        return tied[0] if len(tied) == 1 else draw.choice(self.rng, tied)
 
     def emit(
         self, event_kind: str, event_audience: Iterable[int] | None = None, /, **data: object

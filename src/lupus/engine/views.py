@@ -350,7 +350,10 @@ class Ledger:
     they stood, immutable, never the ledger; a seat's counts are its chains' lengths.
     """
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, scalar: frozenset[str] = frozenset()) -> None:
+        # The kinds whose data hold numbers and texts only (``events.scalar_kinds``):
+        # recorded as they come, with no look at their values.
+        self.scalar: Final = scalar
         self.all: list[Event] = []  # every event in order: the leader's and the game's
         self.public: Chain = None
         self.npublic = 0
@@ -366,7 +369,8 @@ class Ledger:
         number: int,
     ) -> None:
         """Record an event, whose ``data`` the ledger takes (made read-only in place)."""
-        freeze_values(data)
+        if kind not in self.scalar:
+            freeze_values(data)
         shared = READ_ONLY(data)
         everything = self.all
         if audience is None:
@@ -387,7 +391,7 @@ class Ledger:
             everything.append(event)
             return
         everything.append(Event(kind, audience, shared, phase, number, len(everything)))
-        for member in sorted(audience):
+        for member in audience:  # (each member's chain apart: any order)
             if 0 <= member < len(private):
                 count = self.nprivate[member]
                 told = alone(member)

@@ -8,17 +8,19 @@ his characters lives, and players with no living character still bet and vote.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, cast, final
+from typing import ClassVar, Final, cast, final
 
 from lupus.engine.counting import count_cards
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
+from lupus.engine.events import scalar_kinds
 from lupus.engine.game import Game
 from lupus.engine.interned import one_each
 from lupus.engine.model import Action, Args, Death, Outcome, Prompt
 from lupus.engine.names import player_names
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, quoted
+from lupus.lupusburg.events import EVENTS
 from lupus.rulebooks.facts import memos
 from lupus.rulebooks.schema import LupusburgSpec, OptionValue, Rulebook
 
@@ -48,6 +50,8 @@ class Layout:
 
 
 class LupusburgGame(Game):
+    SCALAR_KINDS: ClassVar[frozenset[str]] = scalar_kinds(EVENTS)
+
     def __init__(
         self,
         rulebook: Rulebook,

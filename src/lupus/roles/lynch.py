@@ -7,7 +7,7 @@ the reference game whose random play has an exact solution (see ``lupus.sim.theo
 
 from __future__ import annotations
 
-from lupus.engine.counting import pick_one, plurality
+from lupus.engine.counting import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.plugin import ANYONE, Role, Verb
@@ -37,7 +37,7 @@ class LynchStep(Ballot):
         tied = plurality(votes)
         if len(tied) > 1:
             game.emit("tie", None, players=tied, vote="vote")
-        game.kill(pick_one(game.rng, tied), "vote")
+        game.kill(game.one_of(tied), "vote")
 
 
 ROLE = Role(

@@ -13,7 +13,7 @@ There is no way to stay asleep. Whether the attack lands is settled after the pr
 
 from __future__ import annotations
 
-from lupus.engine.counting import pick_one, plurality
+from lupus.engine.counting import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.pack import PackBallot
@@ -47,7 +47,7 @@ class MafiaStep(PackBallot):
 
     def resolve(self, game: VillageGame) -> None:
         named = tally(self.targets())
-        victim = pick_one(game.rng, plurality(named)) if named else None
+        victim = game.one_of(plurality(named)) if named else None
         game.emit("pack_victim", self.voters, target=victim)
         game.night.victim = victim
 

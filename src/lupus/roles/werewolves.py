@@ -18,7 +18,7 @@ never depends on whether she lives.
 
 from __future__ import annotations
 
-from lupus.engine.counting import pick_one, plurality
+from lupus.engine.counting import plurality
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.roles import little_girl
@@ -55,7 +55,7 @@ class WerewolvesStep(PackBallot):
             starve(game, self.pack, starved)
             return
         named = tally([self.picked(w, "kill") for w in awake])
-        victim = pick_one(game.rng, plurality(named)) if named else None
+        victim = game.one_of(plurality(named)) if named else None
         game.emit("pack_victim", self.den, target=victim)
         game.night.victim = little_girl.watch(game, awake, victim)
 

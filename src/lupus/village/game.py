@@ -10,8 +10,9 @@ family reaches them through its ``Registry``, never by importing them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from lupus.engine.events import scalar_kinds
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
@@ -22,6 +23,7 @@ from lupus.rulebooks.facts import WinRule, memos, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
 from lupus.village.checks import check_deal, holds
+from lupus.village.events import EVENTS
 from lupus.village.night import NightRecord
 from lupus.village.registry import Registry
 
@@ -52,6 +54,8 @@ def deal_key(
 
 class VillageGame(Game):
     """A game in which each seat holds one role; the roles' steps drive it."""
+
+    SCALAR_KINDS: ClassVar[frozenset[str]] = scalar_kinds(EVENTS)
 
     def __init__(
         self,

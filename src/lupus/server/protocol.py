@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from lupus.files import printable
+from lupus.server.refusals import Refusal, Value
 
 VERSION: Final = 1
 """The protocol's version, sent in ``welcome``; a change that breaks a client bumps it."""
@@ -63,12 +64,16 @@ Code = Literal[
 
 
 class ProtocolError(Exception):
-    """A refusal: a code a client can act on and a sentence a player understands."""
+    """A refusal: a code a client can act on, and a reason with its fields, which every
+    page words in its own language (``lupus.server.refusals``); ``message`` is its
+    English."""
 
-    def __init__(self, code: Code, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: Code, reason: str | Refusal, **fields: Value) -> None:
+        refusal = reason if isinstance(reason, Refusal) else Refusal(reason, **fields)
+        super().__init__(refusal.message)
         self.code: Code = code
-        self.message = message
+        self.refusal = refusal
+        self.message = refusal.message
 
 
 class _Message(BaseModel):

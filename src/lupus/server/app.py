@@ -41,8 +41,8 @@ from lupus.server.limits import MAX_GAME_ID, ServerLimits
 from lupus.server.links import Renders, join_link, origin_of, qr_svg, same_origin
 from lupus.server.openapi import openapi_document
 from lupus.server.protocol import MAX_FRAME, VERSION, ProtocolError, explain
-from lupus.server.refusals import Refusal, Value
 from lupus.server.records import replayed
+from lupus.server.refusals import Refusal, Value
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store

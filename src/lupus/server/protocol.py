@@ -238,9 +238,15 @@ class Settings(_Message):
     start, or between games); a field not given (or null) stays as it is. Each value
     is checked by ``RoomSettings``, as a new room's (the same bounds, the same words):
     here only its JSON type is. ``timers``: as at creation, or ``"default"`` (the
-    rulebook's, times ``timer_scale``)."""
+    rulebook's, times ``timer_scale``). ``players``, ``composition`` (the cards, or
+    ``"recommended"``: the rulebook's for the room's size) and ``options`` (the whole
+    set, as at creation) change the table the next game deals: a room's seats follow
+    its ``players`` (``Room.resize``)."""
 
     type: Literal["settings"]
+    players: StrictInt | None = None
+    composition: JsonValue = None
+    options: JsonValue = None
     timers: JsonValue = None
     timer_scale: StrictFloat | None = None
     absent_bots: StrictBool | None = None

@@ -214,29 +214,15 @@ class Room:
         self.check_seat_number(seat)
         if seat == self.host_seat:
             raise ProtocolError("not_allowed", "host_keeps_seat")
-        self.seats[seat] = None
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send_error("bad_token", "seat_given_away")
-                client.seat = None
-                client.close()
         # (a narrating seat given away: the host narrates again)
-        self.narration.freed(seat)
-        self.narration.revoke()
+        self.free_seat(seat, "seat_given_away")
         self.changed_lobby()
 
     def swap(self, seat: int, other: int) -> None:
         self.in_lobby()
         self.check_seat_number(seat)
         self.check_seat_number(other)
-        seats = self.seats
-        seats[seat], seats[other] = seats[other], seats[seat]
-        if self.host_seat in (seat, other):
-            self.host_seat = other if self.host_seat == seat else seat
-        for client in self.clients:
-            if client.seat in (seat, other):
-                client.seat = other if client.seat == seat else seat
-        self.narration.swapped(seat, other)  # (the narrating person's seat moves)
+        self.exchange(seat, other)  # (the narrating person's seat moves too)
         self.changed_lobby()
 
     def hand_over(self, seat: int, kind: str | None) -> None:
@@ -262,8 +248,15 @@ class Room:
         is refused from then on)."""
         if self.shown_status == "playing":
             raise ProtocolError("started", "change_between_games")
-        if self.settings.mode == "leader" and ("timers" in changes or "timer_scale" in changes):
+        leader = self.settings.mode == "leader"
+        if leader and ("timers" in changes or "timer_scale" in changes):
             raise ProtocolError("not_allowed", "leader_no_timers")
+        resized = changes.get("players", self.settings.players) != self.settings.players
+        if leader and resized:
+            raise ProtocolError("not_allowed", "leader_no_players")
+        if resized and self.status != "lobby":
+            # (the finished game's seats are still shown: the table changes in the lobby)
+            raise ProtocolError("not_allowed", "lobby_first")
         try:
             settings = changed(self.settings, changes)
         except ValidationError as exc:
@@ -274,12 +267,79 @@ class Room:
         if settings == self.settings:
             return
         self.settings = settings
+        self.resize(settings.players)
         if not settings.absent_bots:
             for held in self.seats:  # (an absence of the last game: his seat waits now)
                 if held is not None and held.away:
                     held.bot, held.away = None, False
         log.info("room_settings room=%s timed=%s", self.code, settings.timed)
         self.changed_lobby()
+
+    def resize(self, players: int) -> None:
+        """The seats follow a new number of players (``settings``, in the lobby). More:
+        empty seats at the end. Fewer: whoever sits beyond the last seat moves into a
+        free seat below it (the host first, then the other persons, then the bots, each
+        in his order); a person with no free seat left takes a bot's (the bot goes);
+        a bot with none goes, and so does a person only when every kept seat holds a
+        person already: his token stops working and his connections are told
+        (``bad_token``, reason ``seat_removed``) and closed, as when the host frees a
+        seat (``kick``). The host never loses his seat: when every kept seat holds a
+        person, he takes the last one's, and that person is beyond it instead."""
+        seats = self.seats
+        if players >= len(seats):
+            seats.extend([None] * (players - len(seats)))
+            return
+        host = self.host_seat
+        if host is not None and host >= players:
+            # The host first: a free seat, else a bot's, else the last kept seat (whose
+            # person is then beyond it, as the others are).
+            kept = [n for n in range(players) if seats[n] is None]
+            kept = kept or [n for n in range(players) if not self.person_at(n)]
+            self.exchange(host, kept[0] if kept else players - 1)
+        beyond = [n for n in range(players, len(seats)) if seats[n] is not None]
+        beyond.sort(key=lambda n: (not self.person_at(n), n))  # (persons first)
+        for seat in beyond:
+            free = [n for n in range(players) if seats[n] is None]
+            if not free and self.person_at(seat):
+                free = [n for n in range(players) if not self.person_at(n)]
+            if free:
+                self.exchange(seat, free[0])
+                seats[seat] = None  # (a bot that sat there goes)
+            else:
+                self.free_seat(seat, "seat_removed")
+        for seat in range(players, len(seats)):
+            check = self.presence.seat_checks.pop(seat, None)
+            if check is not None:
+                check.cancel()
+        del seats[players:]
+
+    def person_at(self, seat: int) -> bool:
+        held = self.seats[seat]
+        return held is not None and held.token is not None
+
+    def exchange(self, seat: int, other: int) -> None:
+        """Two seats change places, with their connections, the host's place and the
+        narrating phone (``swap``, ``resize``)."""
+        seats = self.seats
+        seats[seat], seats[other] = seats[other], seats[seat]
+        if self.host_seat in (seat, other):
+            self.host_seat = other if self.host_seat == seat else seat
+        for client in self.clients:
+            if client.seat in (seat, other):
+                client.seat = other if client.seat == seat else seat
+        self.narration.swapped(seat, other)
+
+    def free_seat(self, seat: int, reason: str) -> None:
+        """Nobody sits at ``seat`` any more: its connections are told why and closed,
+        and a narrating phone there narrates no more (the host does)."""
+        self.seats[seat] = None
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send_error("bad_token", reason)
+                client.seat = None
+                client.close()
+        self.narration.freed(seat)
+        self.narration.revoke()
 
     def pass_host(self, seat: int | None) -> None:
         """The host's powers go to a person's ``seat``, or back to the creator without

@@ -85,6 +85,10 @@ DEFAULT: Final = "default"
 """``timers: "default"``: the rulebook's timers (times ``timer_scale``), as when a
 host gives none; what a host's ``settings`` sends to have them back."""
 
+RECOMMENDED: Final = "recommended"
+"""``composition: "recommended"`` in ``settings``: the rulebook's deck for the room's
+size again (a room opened without a composition has it)."""
+
 Scale = Annotated[StrictFloat, Field(ge=MIN_SCALE, le=MAX_SCALE, allow_inf_nan=False)]
 BotDelay = Annotated[StrictFloat, Field(ge=0, le=30, allow_inf_nan=False)]
 """Seconds a bot waits before it moves (and at least the server's ``min_bot_delay``)."""
@@ -197,6 +201,8 @@ def changed(settings: RoomSettings, changes: dict[str, object]) -> RoomSettings:
     data = {**settings.model_dump(), **changes}
     if "timer_scale" in changes and "timers" not in changes:
         data["timers"] = DEFAULT
+    if isinstance(changes.get("composition"), str) and changes["composition"] == RECOMMENDED:
+        data["composition"] = None  # (the rulebook's deck for the room's size)
     # Read as JSON, as a new room's request is: pydantic words a few refusals of JSON
     # otherwise than of Python objects, and the host reads the same words either way.
     return RoomSettings.model_validate_json(json.dumps(data))
@@ -235,7 +241,9 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> Refusa
     steps = family_of(book).timed_step_ids()
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:
-        return Refusal("unknown_step", rules=book.id, step=quoted(unknown[0]), steps=", ".join(steps))
+        return Refusal(
+            "unknown_step", rules=book.id, step=quoted(unknown[0]), steps=", ".join(steps)
+        )
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot
@@ -245,7 +253,9 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> Refusa
             try:
                 checked_names(book, [settings.host_name], no_dot, whole=False)
             except LupusError as exc:
-                return Refusal("host_name", detail=str(exc).replace("player 1's name", "the host's name"))
+                return Refusal(
+                    "host_name", detail=str(exc).replace("player 1's name", "the host's name")
+                )
         options = resolve_options(book, settings.options)
         # A trial deal and set-up: the engine's own checks (minimum, unique cards, the
         # Thief's, known roles...), so that a room's start is never refused.

@@ -376,6 +376,11 @@ export class RoomPage {
     // his neighbour, so it is put away while a game is played.
     const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
     this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
+    // At one table by night a player's phone that narrates shows what every other phone
+    // shows: its panel is put away until day (its voice goes on). On the host's phone
+    // the panel is one of his controls, there at every step.
+    this.top.hidden = Boolean(this.lobby.table && playing && this.view.phase === "night" && !this.host);
+    this.top.classList.toggle("host", Boolean(this.host));
     this.chatView.update();
     phoneHabits(this);
     helpLink(this.lobby.rules);

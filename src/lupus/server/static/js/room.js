@@ -379,7 +379,8 @@ export class RoomPage {
     // At one table by night a player's phone that narrates shows what every other phone
     // shows: its panel is put away until day (its voice goes on). On the host's phone
     // the panel is one of his controls, there at every step.
-    this.top.hidden = Boolean(this.lobby.table && playing && this.view.phase === "night" && !this.host);
+    const player = !this.screen && typeof this.seat === "number" && this.seat >= 0;
+    this.top.hidden = Boolean(this.lobby.table && playing && this.view.phase === "night" && player && !this.host);
     this.top.classList.toggle("host", Boolean(this.host));
     this.chatView.update();
     phoneHabits(this);

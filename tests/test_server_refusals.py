@@ -8,10 +8,14 @@ without words in some locale fails here before a page shows its key."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from tests.server_harness import Player, Server
 
 from lupus.messages import locale
 from lupus.server import catalogue
@@ -105,3 +109,36 @@ def test_the_english_message_is_the_english_words_filled() -> None:
     assert words("no_seat", {"n": 9}, "sv") == "Det finns ingen plats 9."
     with pytest.raises(KeyError):
         Refusal("no_such_reason")
+
+
+def test_refusals_over_the_wire_carry_their_reason_and_english_words(tmp_path: Path) -> None:
+    """A few refusals as a client meets them (WebSocket and HTTP): each frame's reason
+    has words in every language, and its message is the English words filled in."""
+    server = Server(tmp_path / "lupus.db").start()
+    try:
+        created = server.create(rules="mafia-classic", players=3, host_name="Ann")
+
+        async def provoke() -> list[dict[str, Any]]:
+            player = await Player(server).connect()
+            try:
+                await player.socket.send("{not json")
+                await player.send({"type": "chat", "text": "hi"})  # (not in a room)
+                await player.send({"type": "rejoin", "room": "ZZZZZ", "token": "x"})
+                await player.send({"type": "rejoin", "room": created["room"], "token": "x"})
+                return [await player.until("error") for _ in range(4)]
+            finally:
+                await player.close()
+
+        frames = asyncio.run(provoke())
+        refused = httpx.post(
+            f"{server.http}/api/rooms", json={"rules": "maffia", "players": 3}, timeout=5
+        ).json()
+    finally:
+        server.stop()
+    reasons = [frame["reason"] for frame in frames]
+    assert reasons == ["not_json", "join_first", "unknown_room", "bad_token"], frames
+    assert refused["reason"] == "players_range" and refused["fields"]["players"] == 3
+    for said in [*frames, refused]:
+        assert said["message"] == words(said["reason"], said["fields"]), said
+        for lang in catalogue.interface_languages():
+            assert words(said["reason"], said["fields"], lang), (lang, said)

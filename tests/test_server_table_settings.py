@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 from tests.server_harness import Player, Server
+from tests.test_server_settings import play_out
 
 ROOM: dict[str, Any] = {
     "rules": "mafia-classic",
@@ -122,12 +123,24 @@ def test_the_deck_the_options_and_the_size_change_in_the_lobby(tmp_path: Path) -
                 assert (reply["code"], reply["reason"]) == ("started", "change_between_games")
                 reply = await ask(host, type="settings", players=4, composition="recommended")
                 assert reply["code"] == "started", reply
+                # Its end shown: the size changes back in the lobby (``again``) only.
+                await play_out(host)
+                reply = await ask(host, type="settings", players=4, composition="recommended")
+                assert (reply["code"], reply["reason"]) == ("not_allowed", "lobby_first")
+                assert (await ask(host, type="again"))["type"] == "ack"
+                reply = await ask(host, type="settings", players=4, composition="recommended")
+                assert reply["type"] == "ack", reply
+                lobby = await latest_lobby(host)
+                assert lobby["status"] == "lobby" and lobby["players"] == 4
+                assert [seat is not None for seat in lobby["seats"]] == [True] * 4
+                assert lobby["composition"] == {"mafia": 1, "villager": 3}
+                assert (await ask(host, type="start"))["type"] == "ack"
             finally:
                 await host.close()
 
         asyncio.run(play())
         lobby = httpx.get(f"{server.http}/api/rooms/{room}", timeout=5).json()
-        assert lobby["players"] == 6 and lobby["composition"] == {"mafia": 2, "villager": 4}
+        assert lobby["players"] == 4 and lobby["status"] == "playing"
     finally:
         server.stop()
 

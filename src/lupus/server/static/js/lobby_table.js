@@ -66,6 +66,7 @@ export function tableEditor(page) {
       .send(message)
       .then(() => {
         page.tableDraft = null;
+        page.handDeal = null; // (a game leader's deal by hand is of the deck he had)
         page.toast(t("settings_saved"));
         page.render();
       })

@@ -158,7 +158,7 @@ FIELDS = {
     "chat": {"type", "channel", "seat", "from", "text", "time"},
     "ack": {"type", "id"},
     "pong": {"type", "id"},
-    "error": {"type", "code", "message", "id"},
+    "error": {"type", "code", "message", "reason", "fields", "id"},
 }
 """Every frame a server sends, with exactly its fields (docs/protocol.md)."""
 
@@ -714,7 +714,8 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
             assert frame["code"] in CODES, frame
             for card, pattern in words.items():
                 if card not in own_cards and seat != LEADER:
-                    assert not pattern.search(frame["message"]), (seat, card, frame)
+                    said = frame["message"] + json.dumps(frame["fields"], ensure_ascii=False)
+                    assert not pattern.search(said), (seat, card, frame)
         elif kind in ("ack", "pong"):
             assert frame["id"] is None or isinstance(frame["id"], int)
 

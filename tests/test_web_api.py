@@ -52,7 +52,13 @@ def test_every_language_has_every_word() -> None:
         assert set(table) == set(english), (lang, sorted(set(english) ^ set(table)))
         placeholders = {key: set(re.findall(r"\{(\w+)\}", text)) for key, text in table.items()}
         for key, text in english.items():
-            assert placeholders[key] == set(re.findall(r"\{(\w+)\}", text)), (lang, key)
+            fields = set(re.findall(r"\{(\w+)\}", text))
+            if key.startswith("refusal_"):
+                # (a refusal may say less than the English: the engine's own English
+                # reason, ``detail``, or a rulebook's id, is left out of another language)
+                assert placeholders[key] <= fields, (lang, key)
+            else:
+                assert placeholders[key] == fields, (lang, key)
 
 
 def test_rulebooks_are_named_in_the_readers_language(server: Server) -> None:

@@ -81,7 +81,7 @@ new MutationObserver(() => {
 ON_TOP = """() => {
   const panel = document.querySelector('#app .narrator-slot #narrator');
   const screen = document.querySelector('#app .screen');
-  if (!panel || !screen) return null;
+  if (!panel || !screen || !panel.checkVisibility()) return null;
   return { panel: panel.getBoundingClientRect().top + scrollY,
            screen: screen.getBoundingClientRect().top + scrollY };
 }"""
@@ -192,10 +192,16 @@ def test_another_phone_then_a_screen_narrate_and_show_nothing_private(server: Se
         before = len(handed(ann))
         start_game(ann.page)
         bob.page.wait_for_selector(".game")
-        top = bob.page.evaluate(ON_TOP)
-        assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
         people = [ann, bob]
         play_out(people, ann, until=lambda: any("wakes up" in line for line in handed(bob)))
+        # By night a player's narrating phone looks as every other living phone: its
+        # panel is put away while its voice goes on (test_web_table_night); by day it
+        # is on top of his page.
+        if bob.phase() == "night":
+            assert bob.page.evaluate(ON_TOP) is None
+        play_out(people, ann, until=lambda: bob.phase() == "day" or bob.finished())
+        top = bob.page.evaluate(ON_TOP)
+        assert top is not None and top["panel"] < top["screen"] and top["panel"] < 150, top
         bob.page.evaluate("scrollTo(0, 0)")  # (the top, where the panel is)
         bob.shot("bob-narrates")
         # Then a separate screen: its link on the host's page, opened on a "tablet".

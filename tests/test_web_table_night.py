@@ -12,6 +12,7 @@ Each phone's screen at each step is kept as a test artefact.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -212,3 +213,110 @@ def day(phone: Phone, rng: random.Random) -> float | None:
     except playwright_api.Error:
         return None
     return time.monotonic()
+
+
+# The whole page as a neighbour reads it, the header and the narrator's panel included:
+# its visible text and its visible controls, but the host's own controls (as above)
+# and a toast (the answer to one's own tap, gone in seconds).
+WHOLE = """() => {
+  const screen = document.querySelector('.game .table-night');
+  if (!screen) return null;
+  const hosts = '.host, .host-info, .controls, details.timeline, #toast';
+  const seen = (el) => el.checkVisibility({ visibilityProperty: true });
+  const texts = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!el || el.closest(hosts) || el.closest('select') || !seen(el)) continue;
+    const piece = walk.currentNode.data.trim();
+    if (piece) texts.push(piece);
+  }
+  const controls = [...document.querySelectorAll('button, select, input')].filter(
+    (c) => !c.closest(hosts) && seen(c));
+  return {
+    text: texts.join(' | '),
+    controls: controls.length,
+    step: screen.dataset.step,
+    tapped: Number(screen.dataset.tapped),
+    done: Boolean(screen.querySelector('.tap-done')),
+  };
+}"""
+
+
+def test_what_a_player_sets_on_his_phone_does_not_change_its_night_screen(
+    server: Server,
+) -> None:
+    """At one table, one phone with the sound on and another that narrates (the host
+    chose Bob's phone): at every night step their whole pages (the header's switches and
+    the narrator's panel included) read as every other living phone's, the host's
+    without his host controls. By night the header's Sound switch is put away on every
+    phone, and a narrating player's panel too (its voice goes on); by day both are back."""
+    names = NAMES[:5]
+    shots = ARTIFACTS / "table-night-own-settings"
+    created = server.create(
+        rules="maffia",
+        players=5,
+        host_name=names[0],
+        table=True,
+        pace=PACE,
+        composition={"mafia": 1, "doctor": 1, "detective": 1, "villager": 2},
+    )
+    seen: dict[tuple[str, int], dict[str, tuple[str, int]]] = defaultdict(dict)
+    rng = random.Random(5)
+    with browser() as chromium:
+        phones = [Phone(chromium, server.http, name, shots) for name in names]
+        host, bob, cy = phones[0], phones[1], phones[2]
+        cy.context.add_init_script("localStorage.setItem('lupus:sound', 'on')")
+        host.host(created)
+        for phone in phones[1:]:
+            join(phone, created["room"])
+        host.page.select_option("#narrator-by", "seat:1")
+        bob.page.wait_for_selector("#narrator")
+        assert cy.page.inner_text("#sound") != host.page.inner_text("#sound")  # (on, off)
+        start_game(host.page)
+        deadline = time.monotonic() + 90
+        moved = time.monotonic()
+        dawn = False
+        while time.monotonic() < deadline and not dawn:
+            for phone in phones:
+                try:
+                    screen: dict[str, Any] | None = phone.page.evaluate(WHOLE)
+                except playwright_api.Error:
+                    continue
+                if screen is None:
+                    if seen and phone.phase() == "day":
+                        dawn = True
+                        break
+                    continue
+                key = (screen["step"], screen["tapped"])
+                if phone.name in seen[key] or not alive(phone):
+                    continue
+                seen[key][phone.name] = (plain(screen["text"]), screen["controls"])
+                phone.shot(f"{screen['step']}-{screen['tapped']}-{phone.name}", whole=True)
+                if screen["done"]:
+                    continue
+                tiles = phone.page.query_selector_all(".table-night button.choice")
+                if tiles:
+                    with contextlib.suppress(playwright_api.Error):
+                        rng.choice(tiles).click(timeout=2000)
+                        moved = time.monotonic()
+            if time.monotonic() - moved > 6:
+                close_step(host)
+                moved = time.monotonic()
+            time.sleep(0.05)
+        assert dawn, "the night was not played in time"
+        assert len({step for step, _ in seen}) >= 2, sorted(seen)
+        for (step, tapped), screens in sorted(seen.items()):
+            looks = set(screens.values())
+            assert len(looks) == 1, (step, tapped, screens)
+        # (a screen a phone showed only briefly, after its tap as the step closed, may
+        # be seen on it alone: each phone under test is compared at two steps at least)
+        for name in ("Ann", "Bob", "Cy"):
+            compared = {
+                step for (step, _), screens in seen.items() if name in screens and len(screens) >= 3
+            }
+            assert len(compared) >= 2, (name, sorted(seen))
+        # By day the phone's own switches are back: Cy's sound is on, Bob narrates.
+        cy.page.wait_for_selector("#sound", state="visible")
+        assert cy.page.get_attribute("#sound", "aria-pressed") == "true"
+        bob.page.wait_for_selector("#narrator", state="visible")

@@ -40,8 +40,9 @@ from lupus.server.hub import Hub
 from lupus.server.limits import MAX_GAME_ID, ServerLimits
 from lupus.server.links import Renders, join_link, origin_of, qr_svg, same_origin
 from lupus.server.openapi import openapi_document
-from lupus.server.protocol import MAX_FRAME, VERSION, explain
+from lupus.server.protocol import MAX_FRAME, VERSION, ProtocolError, explain
 from lupus.server.records import replayed
+from lupus.server.refusals import Refusal, Value
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
 from lupus.server.store import SQLiteStore, Store
@@ -134,7 +135,7 @@ def create_app(
         """
         rid = str(request.path_params["rulebook"])
         if rid not in available():
-            return problem(404, "unknown_rulebook", "there is no rulebook with that name")
+            return problem(404, "unknown_rulebook", "unknown_rulebook")
         lang = request.query_params.get("lang", "")
         if lang not in catalogue.languages():
             lang = ""  # (the rulebook's own first language)
@@ -165,7 +166,7 @@ def create_app(
         languages = catalogue.interface_languages()
         lang = str(request.path_params["lang"])
         if lang not in languages:
-            return problem(404, "unknown_language", "the interface does not speak that language")
+            return problem(404, "unknown_language", "unknown_language")
         words = catalogue.interface_words(lang)
         return JSONResponse({"lang": lang, "languages": languages, "words": words})
 
@@ -177,12 +178,12 @@ def create_app(
         refusal: ``404``, a wrong guess; ``429`` while the client has no guess left."""
         guesses = peer_of(request).guesses
         if not guesses.ready():
-            return problem(429, "slow_down", "too many wrong codes: wait a moment")
+            return problem(429, "slow_down", "too_many_codes")
         code = str(request.path_params["code"])
         room = hub.rooms.get(code.upper()) if len(code) <= 16 else None
         if room is None:
             guesses.take()
-            return problem(404, "unknown_room", "there is no room with that code")
+            return problem(404, "unknown_room", "unknown_room")
         return room
 
     async def join_code(request: Request) -> Response:
@@ -203,7 +204,7 @@ def create_app(
         image = renders.get(("qr", link))
         if image is None:
             if not peer_of(request).renders.take():
-                return problem(429, "slow_down", "too many new QR codes: wait a moment")
+                return problem(429, "slow_down", "too_many_qr")
             image = renders.put(("qr", link), qr_svg(link))
         return Response(
             image, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
@@ -230,27 +231,27 @@ def create_app(
             return refused
         peer = peer_of(request)
         if not peer.openings.take():
-            return problem(429, "slow_down", "too many rooms opened: wait a moment")
+            return problem(429, "slow_down", "too_many_rooms")
         if gate.open_rooms(peer, hub.rooms) >= limits.rooms_per_client:
-            return problem(
-                429, "too_many", f"at most {limits.rooms_per_client} open rooms from one address"
-            )
+            return problem(429, "too_many", "rooms_per_address", count=limits.rooms_per_client)
         if len(hub.rooms) >= limits.max_rooms:
-            return problem(503, "server_full", "the server has all the rooms it can keep")
+            return problem(503, "server_full", "server_full_rooms")
         try:
             async with asyncio.timeout(limits.body_timeout):
                 body = await bounded_body(request, MAX_BODY)
         except TimeoutError:
-            return problem(408, "too_slow", "the request's body came too slowly")
+            return problem(408, "too_slow", "body_too_slow")
         if body is None:
-            return problem(413, "too_long", f"a room's settings are at most {MAX_BODY} bytes")
+            return problem(413, "too_long", "body_too_long", bytes=MAX_BODY)
         try:
             settings = RoomSettings.model_validate_json(body)
             room, token, seat = hub.create(settings)
         except ValidationError as exc:
-            return problem(400, "malformed", explain(exc))
-        except ValueError as exc:
-            return problem(400, "not_allowed", str(exc))
+            return problem(400, "malformed", "malformed", detail=explain(exc))
+        except ProtocolError as exc:
+            return problem(400, exc.code, exc.refusal)
+        except ValueError as exc:  # (the engine's, if check_settings let one through)
+            return problem(400, "not_allowed", "rules", detail=str(exc))
         peer.rooms.add(room.code)
         return JSONResponse(
             {
@@ -284,11 +285,11 @@ def create_app(
         night's pacing still holds back is not over for its players, its end (and every
         card) is told when they are shown it. None: go on."""
         if not peer.guesses.ready():
-            return problem(429, "slow_down", "too many wrong game ids: wait a moment")
+            return problem(429, "slow_down", "too_many_game_ids")
         room = hub.rooms.get(game_id.split("-", 1)[0].upper())
         if room is not None and room.game_id == game_id and room.shown_status != "finished":
             peer.guesses.take()
-            return problem(404, "unknown_game", "there is no finished game with that id")
+            return problem(404, "unknown_game", "unknown_game")
         return None
 
     def rendered(
@@ -305,11 +306,11 @@ def create_app(
         if text is None:
             found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
             if found is not None and not peer.renders.take():
-                return problem(429, "slow_down", f"too many {what} asked for: wait a moment")
+                return problem(429, "slow_down", "too_many_records", what=what)
             made = None if found is None else make(found)
             if made is None:
                 peer.guesses.take()
-                return problem(404, "unknown_game", "there is no finished game with that id")
+                return problem(404, "unknown_game", "unknown_game")
             text = renders.put(key, made)
         return Response(text, media_type="application/json")
 
@@ -389,10 +390,8 @@ def create_app(
         full = gate.connect(client, client_key(address[0] if address else None))
         if full is not None:
             # (told in a frame, which any client reads, then closed: try again later)
-            said = "this server" if full == "server_full" else "your address"
-            text = json.dumps(
-                {"type": "error", "code": full, "message": f"{said} has too many connections"}
-            )
+            said = Refusal("connections_server" if full == "server_full" else "connections_address")
+            text = json.dumps({"type": "error", "code": full, **said.to_json()})
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.send", "text": text})
                 await socket.close(1013)
@@ -469,15 +468,18 @@ def cross_site(request: Request, public_url: str | None) -> Response | None:
     any site may post without asking), or an ``Origin`` that is not this server."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        return problem(415, "not_json", "the body is JSON: Content-Type: application/json")
+        return problem(415, "not_json", "body_not_json")
     origin = request.headers.get("origin")
     if origin is not None and not same_origin(request, origin, public_url):
-        return problem(403, "cross_site", "rooms are opened from this server's own pages")
+        return problem(403, "cross_site", "cross_site")
     return None
 
 
-def problem(status: int, code: str, message: str) -> Response:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def problem(status: int, code: str, reason: str | Refusal, **fields: Value) -> Response:
+    """An HTTP refusal: its ``error`` code, and its reason in English and for the page
+    to word in its own language (``refusals``)."""
+    said = reason if isinstance(reason, Refusal) else Refusal(reason, **fields)
+    return JSONResponse({"error": code, **said.to_json()}, status_code=status)
 
 
 def stored_scenario(

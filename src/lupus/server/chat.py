@@ -41,7 +41,7 @@ def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
     if game is None or room.shown_status != "playing" or seat == LEADER:
         return "all", None
     if seat is None:
-        raise ProtocolError("muted", "spectators watch in silence during a game")
+        raise ProtocolError("muted", "spectators_silent")
     if seat in room.pacer.shown_dead():
         return "dead", None
     if room.pacer.shown_phase() != "night":
@@ -49,7 +49,7 @@ def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
     awake = room.pacer.shown_awake()
     if seat in awake:
         return "pack", sorted(awake)
-    raise ProtocolError("muted", "at night you sleep: no talking")
+    raise ProtocolError("muted", "night_silent")
 
 
 def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
@@ -66,7 +66,7 @@ def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
 
 def post(room: Room, client: Client, text: str) -> None:
     if room.settings.mode == "leader" and client.seat != LEADER:
-        raise ProtocolError("muted", "this table talks around the table")
+        raise ProtocolError("muted", "table_talk")
     kind, seats = channel(room, client)
     seat = client.seat
     name = None

@@ -24,6 +24,7 @@ from lupus.engine.views import View
 from lupus.families import tables
 from lupus.narration import SAY, STEP, Narrator
 from lupus.server.protocol import Code
+from lupus.server.refusals import Refusal
 
 json_text: Final = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(value, ensure_ascii=False)`` with its encoder made once: ``dumps`` with
@@ -139,8 +140,11 @@ class Client:
         if not self.closed and not self.outbox.put(text):
             self.close(drop=True)
 
-    def send_error(self, code: Code, message: str, ref: int | None = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "id": ref})
+    def send_error(self, code: Code, refusal: Refusal | str, ref: int | None = None) -> None:
+        """An ``error`` frame: its code, and its reason (a ``Refusal``, or the reason of
+        one without fields) in English and for the page to word (``refusals``)."""
+        said = refusal if isinstance(refusal, Refusal) else Refusal(refusal)
+        self.send({"type": "error", "code": code, **said.to_json(), "id": ref})
 
     def close(self, drop: bool = False) -> None:
         """Stop sending; the connection's writer sends what is queued (all of it is

@@ -93,10 +93,10 @@ class Hub:
 
     # ------------------------------------------------------------------ rooms
     def create(self, settings: RoomSettings) -> tuple[Room, str, int | None]:
-        """A new room; its host's token (given once) and seat. ValueError: refused."""
+        """A new room; its host's token (given once) and seat. ProtocolError: refused."""
         problem = check_settings(settings, self.limits.min_bot_delay)
         if problem is not None:
-            raise ValueError(problem)
+            raise ProtocolError("not_allowed", problem)
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
@@ -158,7 +158,7 @@ class Hub:
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
         if room is None:
-            raise ProtocolError("unknown_room", "there is no room with that code")
+            raise ProtocolError("unknown_room", "unknown_room")
         return room
 
     # ------------------------------------------------------------------ messages
@@ -197,23 +197,23 @@ class Hub:
                 text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
                 ref = frame_id(text)
             if not allowed:
-                raise ProtocolError("slow_down", "too many messages: wait a moment")
+                raise ProtocolError("slow_down", "too_many_messages")
             if size > MAX_FRAME:
-                raise ProtocolError("too_long", f"a message is at most {MAX_FRAME} bytes")
+                raise ProtocolError("too_long", "frame_too_long", bytes=MAX_FRAME)
             if data is NOT_JSON:
-                raise ProtocolError("malformed", "that is not JSON")
+                raise ProtocolError("malformed", "not_json")
             if data is TOO_DEEP:
-                raise ProtocolError("malformed", "that JSON nests too deep")
+                raise ProtocolError("malformed", "too_deep")
             try:
                 message = CLIENT.validate_python(data)
             except ValidationError as exc:
-                raise ProtocolError("malformed", explain(exc)) from exc
+                raise ProtocolError("malformed", "malformed", detail=explain(exc)) from exc
             self.dispatch(client, message)
         except ProtocolError as exc:
-            client.send_error(exc.code, exc.message, ref)
+            client.send_error(exc.code, exc.refusal, ref)
         except Exception:
             log.exception("message_failed")
-            client.send_error("internal", "the server failed on that; nothing changed", ref)
+            client.send_error("internal", "internal_failed", ref)
 
     def dispatch(self, client: Client, message: Any) -> None:
         if isinstance(message, Ping):
@@ -224,35 +224,35 @@ class Hub:
             return
         room = client.room
         if not isinstance(room, Room):
-            raise ProtocolError("not_joined", "join a room first")
+            raise ProtocolError("not_joined", "join_first")
         if isinstance(message, HOST_ONLY) and not client.host:
-            raise ProtocolError("not_host", "only the host may do that")
+            raise ProtocolError("not_host", "host_only")
         if isinstance(message, Act):
             actor, state_id = client.seat, message.state_id
             if message.seat is not None:
                 if actor != LEADER:
-                    raise ProtocolError("not_allowed", "only a game leader acts for a seat")
+                    raise ProtocolError("not_allowed", "leader_acts_for_seat")
                 actor, state_id = message.seat, leaders_answer(room, message.seat, state_id)
             if actor is None:
-                raise ProtocolError("not_allowed", "spectators watch")
+                raise ProtocolError("not_allowed", "spectators_watch")
             if actor >= 0 and message.seat is None:
                 room.presence.acted(actor)  # (a person's own decision: he is here)
             room.submit(actor, message.verb, list(message.args), state_id)
         elif isinstance(message, Close):
             if not client.host:
-                raise ProtocolError("not_host", "only the host may close a step")
+                raise ProtocolError("not_host", "host_closes")
             # Checked against the view the host was shown. While the pacing holds the
             # night's next step back, the step shown is over already: the close is
             # acknowledged and changes nothing, as if it had closed it (the held step,
             # which nobody has seen, is not closed; its answer tells nothing).
             shown = None if room.game is None else room.pacer.view(client.seat)
             if shown is not None and message.state_id != shown.state_id:
-                raise ProtocolError("stale", "the game moved on: look again")
+                raise ProtocolError("stale", "moved_on")
             if room.pacer.held is None:
                 room.close_step()
         elif isinstance(message, Chat):
             if not (client.chat.take() and self.gate.chat(client)):
-                raise ProtocolError("slow_down", "one line a second: wait a moment")
+                raise ProtocolError("slow_down", "chat_rate")
             post(room, client, message.text)
             if client.seat is not None and client.seat >= 0:
                 room.presence.acted(client.seat)
@@ -284,14 +284,14 @@ class Hub:
         """A seat's new token and join link (and its QR code), to the host alone; then
         the connections that held the old token are told and closed."""
         if not self.gate.peer_of(client).renders.take():
-            raise ProtocolError("slow_down", "too many new links: wait a moment")
+            raise ProtocolError("slow_down", "too_many_links")
         token, doomed = room.new_link(message.seat)
         url = seat_link(client.origin, room.code, token)
         client.send(
             {"type": "ack", "id": message.id, "token": token, "url": url, "qr": svg_text(url)}
         )
         for other in doomed:
-            other.send_error("bad_token", "this seat was taken back with a new link")
+            other.send_error("bad_token", "link_replaced")
             other.seat, other.host, other.room = None, False, None  # (nothing more of it)
             other.close()
 
@@ -299,7 +299,7 @@ class Hub:
         """The host chooses who narrates (``narrating``); a screen's link and its QR
         code come in the ``ack``, to the host alone, as a seat's new link does."""
         if message.by == "screen" and not self.gate.peer_of(client).renders.take():
-            raise ProtocolError("slow_down", "too many new links: wait a moment")
+            raise ProtocolError("slow_down", "too_many_links")
         token = room.narration.choose(message.by, message.seat)
         if token is None:
             client.send({"type": "ack", "id": message.id})
@@ -315,12 +315,12 @@ class Hub:
         or token takes one."""
         peer = self.gate.peer_of(client)
         if not peer.entries.take():  # (every try counts)
-            raise ProtocolError("slow_down", "too many rooms entered: wait a moment")
+            raise ProtocolError("slow_down", "too_many_entries")
         if isinstance(client.room, Room):
-            raise ProtocolError("not_allowed", "this connection is in a room already")
+            raise ProtocolError("not_allowed", "in_room")
         guesses = peer.guesses
         if not guesses.ready():
-            raise ProtocolError("slow_down", "too many wrong codes or tokens: wait a moment")
+            raise ProtocolError("slow_down", "too_many_guesses")
         try:
             self.admit(client, message)
         except ProtocolError as exc:
@@ -344,7 +344,7 @@ class Hub:
             client.seat = None
             narrating = self.narrating(room, message.token)
             if not (room.settings.spectators or self.hosting(room, message.token) or narrating):
-                raise ProtocolError("not_allowed", "this room has no spectators")
+                raise ProtocolError("not_allowed", "no_spectators")
             if narrating and message.token is not None:
                 client.narrator_key = digest(message.token)
         client.room = room
@@ -387,9 +387,9 @@ def leaders_answer(room: Room, seat: int, state_id: int) -> int:
     against the leader's view here, it stands for the seat's current view."""
     game = room.game
     if game is None or room.status != "playing":
-        raise ProtocolError("not_allowed", "no game is being played")
+        raise ProtocolError("not_allowed", "no_game")
     if not 0 <= seat < game.n:
-        raise ProtocolError("not_allowed", f"there is no seat {bounded(seat + 1)}")
+        raise ProtocolError("not_allowed", "no_seat", n=bounded(seat + 1))
     if state_id != game.state_id:
-        raise ProtocolError("stale", "the game moved on: look again and choose again")
+        raise ProtocolError("stale", "choose_again")
     return game.view(seat).state_id

@@ -45,16 +45,16 @@ class Narration:
         again gets a new token: the old link stops working."""
         room = self.room
         if not room.settings.table:
-            raise ProtocolError("not_allowed", "only a room played at one table has a narrator")
+            raise ProtocolError("not_allowed", "narrator_table_only")
         if by == "seat":
             if seat is None:
-                raise ProtocolError("not_allowed", "say which seat narrates")
+                raise ProtocolError("not_allowed", "narrator_which_seat")
             room.check_seat_number(seat)
             held = room.seats[seat]
             if held is None or held.token is None:
-                raise ProtocolError("not_allowed", "only a person's phone narrates")
+                raise ProtocolError("not_allowed", "narrator_person")
         elif seat is not None:
-            raise ProtocolError("not_allowed", "a seat narrates only with by: seat")
+            raise ProtocolError("not_allowed", "narrator_seat_with_by")
         token: str | None = None
         kept: str | None = None
         if by == "screen":
@@ -88,7 +88,7 @@ class Narration:
         for client in list(room.clients):
             key = client.narrator_key
             if key is not None and not self.admits(key):
-                client.send_error("bad_token", "the host chose another narrator")
+                client.send_error("bad_token", "narrator_replaced")
                 room.clients.discard(client)
                 room.presence.left(client)
                 client.seat, client.host, client.room = None, False, None

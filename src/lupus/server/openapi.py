@@ -18,10 +18,20 @@ from lupus.server.settings import RoomSettings
 
 PROBLEM: dict[str, Any] = {
     "type": "object",
-    "required": ["error", "message"],
+    "required": ["error", "message", "reason", "fields"],
     "properties": {
         "error": {"type": "string", "description": "a code a client acts on"},
-        "message": {"type": "string", "description": "a sentence a player understands"},
+        "message": {"type": "string", "description": "the refusal in English"},
+        "reason": {
+            "type": "string",
+            "description": "which refusal: a page shows the interface's word "
+            "refusal_<reason> in its own language (GET /api/ui/{lang})",
+        },
+        "fields": {
+            "type": "object",
+            "description": "the values the reason's words are filled with",
+            "additionalProperties": {"type": ["string", "number"]},
+        },
     },
 }
 

@@ -160,18 +160,14 @@ class Presence:
         the room's creator who holds no seat (``seat`` None)."""
         room = self.room
         if room.settings.mode == "leader":
-            raise ProtocolError(
-                "not_allowed", "a game leader keeps the host's powers: he is the game"
-            )
+            raise ProtocolError("not_allowed", "leader_keeps_host")
         if seat is None:
             if room.first_token is None:
-                raise ProtocolError("not_allowed", "the room's creator holds a seat: name it")
+                raise ProtocolError("not_allowed", "creator_has_seat")
         else:
             room.check_seat_number(seat)
             if not self.may_hold(seat):
-                raise ProtocolError(
-                    "not_allowed", "only a person's seat may hold the host's powers"
-                )
+                raise ProtocolError("not_allowed", "host_person_only")
         if seat == room.host_seat and room.host_token is not None:
             held = room.first_token if seat is None else self.seat(seat).token
             if held == room.host_token:

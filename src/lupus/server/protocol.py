@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from lupus.files import printable
+from lupus.server.refusals import Refusal, Value
 
 VERSION: Final = 1
 """The protocol's version, sent in ``welcome``; a change that breaks a client bumps it."""
@@ -63,12 +64,16 @@ Code = Literal[
 
 
 class ProtocolError(Exception):
-    """A refusal: a code a client can act on and a sentence a player understands."""
+    """A refusal: a code a client can act on, and a reason with its fields, which every
+    page words in its own language (``lupus.server.refusals``); ``message`` is its
+    English."""
 
-    def __init__(self, code: Code, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: Code, reason: str | Refusal, **fields: Value) -> None:
+        refusal = reason if isinstance(reason, Refusal) else Refusal(reason, **fields)
+        super().__init__(refusal.message)
         self.code: Code = code
-        self.message = message
+        self.refusal = refusal
+        self.message = refusal.message
 
 
 class _Message(BaseModel):
@@ -233,9 +238,15 @@ class Settings(_Message):
     start, or between games); a field not given (or null) stays as it is. Each value
     is checked by ``RoomSettings``, as a new room's (the same bounds, the same words):
     here only its JSON type is. ``timers``: as at creation, or ``"default"`` (the
-    rulebook's, times ``timer_scale``)."""
+    rulebook's, times ``timer_scale``). ``players``, ``composition`` (the cards, or
+    ``"recommended"``: the rulebook's for the room's size) and ``options`` (the whole
+    set, as at creation) change the table the next game deals: a room's seats follow
+    its ``players`` (``Room.resize``)."""
 
     type: Literal["settings"]
+    players: StrictInt | None = None
+    composition: JsonValue = None
+    options: JsonValue = None
     timers: JsonValue = None
     timer_scale: StrictFloat | None = None
     absent_bots: StrictBool | None = None

@@ -143,7 +143,7 @@ class Room:
                 return number
         if self.first_token is not None and secrets.compare_digest(kept, self.first_token):
             return None  # (the creator without a seat, whose powers passed on: he watches)
-        raise ProtocolError("bad_token", "that token holds no seat in this room")
+        raise ProtocolError("bad_token", "bad_token")
 
     def is_host(self, token_digest: str) -> bool:
         return self.host_token is not None and secrets.compare_digest(token_digest, self.host_token)
@@ -157,10 +157,10 @@ class Room:
     # ------------------------------------------------------------------ the lobby
     def take_seat(self, name: str, kept: str) -> int:
         if self.status != "lobby":
-            raise ProtocolError("started", "the game has started: you may watch it")
+            raise ProtocolError("started", "started_watch")
         free = [n for n, seat in enumerate(self.seats) if seat is None]
         if not free:
-            raise ProtocolError("room_full", "every seat is taken")
+            raise ProtocolError("room_full", "room_full")
         self.seats[free[0]] = Seat(self.check_name(name), kept)
         return free[0]
 
@@ -168,20 +168,20 @@ class Room:
         """The name as the room keeps it (NFC), or ProtocolError ``bad_name``."""
         taken = [seat.name for seat in self.seats if seat is not None]
         if any(name_key(other) == name_key(name) for other in taken):
-            raise ProtocolError("bad_name", "that name is taken in this room")
+            raise ProtocolError("bad_name", "name_taken")
         no_dot = family_of(self.book).names_without_dot
         try:
             return checked_names(self.book, [*taken, name], no_dot, whole=False)[-1]
         except LupusError as exc:
             raise ProtocolError(
-                "bad_name", str(exc).replace(f"player {len(taken) + 1}'s ", "")
+                "bad_name", "bad_name", detail=str(exc).replace(f"player {len(taken) + 1}'s ", "")
             ) from exc
 
     def join(self, name: str) -> tuple[str, int]:
         if self.settings.mode == "leader":
             # A game leader's seats are his table's, named at creation: never a
             # stranger's, not even one the leader freed (kick).
-            raise ProtocolError("room_full", "a game leader's table has no seat to join")
+            raise ProtocolError("room_full", "leader_no_join")
         token, kept = new_token()
         seat = self.take_seat(name, kept)
         log.info("seat_joined room=%s seat=%d", self.code, seat)
@@ -201,11 +201,11 @@ class Room:
         if seat is None:
             free = [n for n, s in enumerate(self.seats) if s is None]
             if not free:
-                raise ProtocolError("room_full", "every seat is taken")
+                raise ProtocolError("room_full", "room_full")
             seat = free[0]
         self.check_seat_number(seat)
         if self.seats[seat] is not None:
-            raise ProtocolError("not_allowed", f"seat {seat + 1} is taken")
+            raise ProtocolError("not_allowed", "seat_taken", n=seat + 1)
         self.seats[seat] = Seat(self.bot_name(seat), None, kind)
         self.changed_lobby()
 
@@ -213,30 +213,16 @@ class Room:
         self.in_lobby()
         self.check_seat_number(seat)
         if seat == self.host_seat:
-            raise ProtocolError("not_allowed", "the host keeps his seat")
-        self.seats[seat] = None
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send_error("bad_token", "the host gave your seat away")
-                client.seat = None
-                client.close()
+            raise ProtocolError("not_allowed", "host_keeps_seat")
         # (a narrating seat given away: the host narrates again)
-        self.narration.freed(seat)
-        self.narration.revoke()
+        self.free_seat(seat, "seat_given_away")
         self.changed_lobby()
 
     def swap(self, seat: int, other: int) -> None:
         self.in_lobby()
         self.check_seat_number(seat)
         self.check_seat_number(other)
-        seats = self.seats
-        seats[seat], seats[other] = seats[other], seats[seat]
-        if self.host_seat in (seat, other):
-            self.host_seat = other if self.host_seat == seat else seat
-        for client in self.clients:
-            if client.seat in (seat, other):
-                client.seat = other if client.seat == seat else seat
-        self.narration.swapped(seat, other)  # (the narrating person's seat moves)
+        self.exchange(seat, other)  # (the narrating person's seat moves too)
         self.changed_lobby()
 
     def hand_over(self, seat: int, kind: str | None) -> None:
@@ -244,7 +230,7 @@ class Room:
         self.check_seat_number(seat)
         held = self.seats[seat]
         if held is None or held.token is None:
-            raise ProtocolError("not_allowed", "only a person's seat is handed over")
+            raise ProtocolError("not_allowed", "hand_over_person")
         held.bot = kind
         self.presence.handed(seat)
         if kind is None:
@@ -261,25 +247,99 @@ class Room:
         spectator already watching stays when spectators are switched off (``watch``
         is refused from then on)."""
         if self.shown_status == "playing":
-            raise ProtocolError("started", "the game has started: change it between games")
-        if self.settings.mode == "leader" and ("timers" in changes or "timer_scale" in changes):
-            raise ProtocolError("not_allowed", "a game leader keeps the time: no timers to change")
+            raise ProtocolError("started", "change_between_games")
+        leader = self.settings.mode == "leader"
+        if leader and ("timers" in changes or "timer_scale" in changes):
+            raise ProtocolError("not_allowed", "leader_no_timers")
+        resized = changes.get("players", self.settings.players) != self.settings.players
+        if leader and resized:
+            raise ProtocolError("not_allowed", "leader_no_players")
+        if resized and self.status != "lobby":
+            # (the finished game's seats are still shown: the table changes in the lobby)
+            raise ProtocolError("not_allowed", "lobby_first")
         try:
             settings = changed(self.settings, changes)
         except ValidationError as exc:
-            raise ProtocolError("malformed", explain(exc)) from exc
+            raise ProtocolError("malformed", "malformed", detail=explain(exc)) from exc
         problem = check_settings(settings, min_bot_delay)
         if problem is not None:
             raise ProtocolError("not_allowed", problem)
         if settings == self.settings:
             return
         self.settings = settings
+        self.resize(settings.players)
         if not settings.absent_bots:
             for held in self.seats:  # (an absence of the last game: his seat waits now)
                 if held is not None and held.away:
                     held.bot, held.away = None, False
         log.info("room_settings room=%s timed=%s", self.code, settings.timed)
         self.changed_lobby()
+
+    def resize(self, players: int) -> None:
+        """The seats follow a new number of players (``settings``, in the lobby). More:
+        empty seats at the end. Fewer: whoever sits beyond the last seat moves into a
+        free seat below it (the host first, then the other persons, then the bots, each
+        in his order); a person with no free seat left takes a bot's (the bot goes);
+        a bot with none goes, and so does a person only when every kept seat holds a
+        person already: his token stops working and his connections are told
+        (``bad_token``, reason ``seat_removed``) and closed, as when the host frees a
+        seat (``kick``). The host never loses his seat: when every kept seat holds a
+        person, he takes the last one's, and that person is beyond it instead."""
+        seats = self.seats
+        if players >= len(seats):
+            seats.extend([None] * (players - len(seats)))
+            return
+        host = self.host_seat
+        if host is not None and host >= players:
+            # The host first: a free seat, else a bot's, else the last kept seat (whose
+            # person is then beyond it, as the others are).
+            kept = [n for n in range(players) if seats[n] is None]
+            kept = kept or [n for n in range(players) if not self.person_at(n)]
+            self.exchange(host, kept[0] if kept else players - 1)
+        beyond = [n for n in range(players, len(seats)) if seats[n] is not None]
+        beyond.sort(key=lambda n: (not self.person_at(n), n))  # (persons first)
+        for seat in beyond:
+            free = [n for n in range(players) if seats[n] is None]
+            if not free and self.person_at(seat):
+                free = [n for n in range(players) if not self.person_at(n)]
+            if free:
+                self.exchange(seat, free[0])
+                seats[seat] = None  # (a bot that sat there goes)
+            else:
+                self.free_seat(seat, "seat_removed")
+        for seat in range(players, len(seats)):
+            check = self.presence.seat_checks.pop(seat, None)
+            if check is not None:
+                check.cancel()
+        del seats[players:]
+
+    def person_at(self, seat: int) -> bool:
+        held = self.seats[seat]
+        return held is not None and held.token is not None
+
+    def exchange(self, seat: int, other: int) -> None:
+        """Two seats change places, with their connections, the host's place and the
+        narrating phone (``swap``, ``resize``)."""
+        seats = self.seats
+        seats[seat], seats[other] = seats[other], seats[seat]
+        if self.host_seat in (seat, other):
+            self.host_seat = other if self.host_seat == seat else seat
+        for client in self.clients:
+            if client.seat in (seat, other):
+                client.seat = other if client.seat == seat else seat
+        self.narration.swapped(seat, other)
+
+    def free_seat(self, seat: int, reason: str) -> None:
+        """Nobody sits at ``seat`` any more: its connections are told why and closed,
+        and a narrating phone there narrates no more (the host does)."""
+        self.seats[seat] = None
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send_error("bad_token", reason)
+                client.seat = None
+                client.close()
+        self.narration.freed(seat)
+        self.narration.revoke()
 
     def pass_host(self, seat: int | None) -> None:
         """The host's powers go to a person's ``seat``, or back to the creator without
@@ -293,7 +353,7 @@ class Room:
         self.check_seat_number(seat)
         held = self.seats[seat]
         if held is None or held.token is None:
-            raise ProtocolError("not_allowed", "only a person's seat has a join link")
+            raise ProtocolError("not_allowed", "link_person")
         token, kept = new_token()
         if self.host_token is not None and secrets.compare_digest(held.token, self.host_token):
             self.host_token = kept  # (the holder's seat: his powers go with its token)
@@ -322,11 +382,11 @@ class Room:
 
     def in_lobby(self) -> None:
         if self.status != "lobby":
-            raise ProtocolError("started", "the game has started")
+            raise ProtocolError("started", "started")
 
     def check_seat_number(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
-            raise ProtocolError("not_allowed", f"there is no seat {bounded(seat + 1)}")
+            raise ProtocolError("not_allowed", "no_seat", n=bounded(seat + 1))
 
     def changed_lobby(self) -> None:
         self.save()
@@ -358,15 +418,15 @@ class Room:
 
     def start(self, fill: str | None = None, by_hand: Dealt | None = None) -> None:
         if self.shown_status == "playing":
-            raise ProtocolError("started", "the game has started")
+            raise ProtocolError("started", "started")
         if by_hand is not None and self.settings.mode != "leader":
-            raise ProtocolError("not_allowed", "only a game leader deals the cards by hand")
+            raise ProtocolError("not_allowed", "leader_deals")
         if fill is not None:
             for seat, held in enumerate(self.seats):
                 if held is None:
                     self.seats[seat] = Seat(self.bot_name(seat), None, fill)
         if any(seat is None for seat in self.seats):
-            raise ProtocolError("not_allowed", "a seat is empty: fill it with a bot first")
+            raise ProtocolError("not_allowed", "seat_empty")
         names = [seat.name for seat in self.seats if seat is not None]
         book = self.book
         seed = self.settings.seed
@@ -380,7 +440,7 @@ class Room:
                 dealt = self.hand_deal(by_hand)
             game = set_up(book, names, dealt, options, rng.getrandbits(63))
         except LupusError as exc:
-            raise ProtocolError("not_allowed", str(exc)) from exc
+            raise ProtocolError("not_allowed", "rules", detail=str(exc)) from exc
         self.number = number
         game_id = f"{self.code}-{number}-{secrets.token_hex(4)}"
         header = game.to_scenario()
@@ -415,7 +475,7 @@ class Room:
         deck = self.settings.counts()
         if Counter(cards) != Counter({card: n for card, n in deck.items() if n}):
             shown = ", ".join(f"{n} {card}" for card, n in sorted(deck.items()) if n)
-            raise ProtocolError("not_allowed", f"the cards dealt are not the room's deck ({shown})")
+            raise ProtocolError("not_allowed", "not_the_deck", deck=shown)
         return Deal(
             roles=tuple(by_hand.roles),
             extra_cards=tuple(by_hand.extra_cards),
@@ -446,7 +506,7 @@ class Room:
         asks, the chat kept with it) until then; the lobby is kept by the store, so a
         restart between games comes back to it."""
         if self.shown_status != "finished":
-            raise ProtocolError("not_allowed", "the game is not over")
+            raise ProtocolError("not_allowed", "not_over")
         # The lobby as before a first game: no game shown to anyone (a newcomer in a
         # seat freed between games is sent nothing of the last one's seat), the talk
         # the lobby's again (its earlier lines kept, its new ones after them).
@@ -471,7 +531,7 @@ class Room:
         answer to an older view is ``stale`` as ever."""
         game = self.game
         if game is None or self.shown_status != "playing":
-            raise ProtocolError("not_allowed", "no game is being played")
+            raise ProtocolError("not_allowed", "no_game")
         held = self.pacer.held
         if actor == LEADER:
             current = since = game.state_id
@@ -484,14 +544,14 @@ class Room:
             if offered is not None and offered[0] == view.prompts:
                 since = offered[1]
         if not since <= state_id <= current:
-            raise ProtocolError("stale", "the game moved on: look again and choose again")
+            raise ProtocolError("stale", "choose_again")
         try:
             action = Action.of(actor, verb, tuple(args))
             if held is not None:  # (as the engine says it of a seat with no prompt)
                 raise IllegalAction(f"{game.actor_name(actor)} has nothing to do now")
             game.apply(action)
         except IllegalAction as exc:
-            raise ProtocolError("illegal", str(exc)) from exc
+            raise ProtocolError("illegal", "illegal", detail=str(exc)) from exc
         self.record(game)
         self.after_change()
 
@@ -507,7 +567,7 @@ class Room:
         """The leader closes the open step (a timer, the host, a bots' stalemate)."""
         game = self.game
         if game is None or self.status != "playing":
-            raise ProtocolError("not_allowed", "no game is being played")
+            raise ProtocolError("not_allowed", "no_game")
         game.apply(Action(LEADER, "close"))
         self.record(game)
         self.after_change()
@@ -524,7 +584,7 @@ class Room:
             log.exception("store_refused room=%s game=%s", self.code, self.game_id)
             kept = [stored(done) for done in game.history[:-1]]
             self.game = replayed(game.to_scenario(), kept)
-            raise ProtocolError("internal", "the server could not save that: try again") from exc
+            raise ProtocolError("internal", "not_saved") from exc
         if game.finished:
             self.status = "finished"
             self.results.append(result(self.game_id, game))

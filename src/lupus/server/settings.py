@@ -39,6 +39,7 @@ from lupus.engine.options import resolve_options
 from lupus.engine.untrusted import quoted
 from lupus.families import deal, family_of, load, set_up
 from lupus.rulebooks import available
+from lupus.server.refusals import Refusal
 
 Bound = Literal["random", "heuristic"]
 
@@ -83,6 +84,10 @@ OFF: Final = "off"
 DEFAULT: Final = "default"
 """``timers: "default"``: the rulebook's timers (times ``timer_scale``), as when a
 host gives none; what a host's ``settings`` sends to have them back."""
+
+RECOMMENDED: Final = "recommended"
+"""``composition: "recommended"`` in ``settings``: the rulebook's deck for the room's
+size again (a room opened without a composition has it)."""
 
 Scale = Annotated[StrictFloat, Field(ge=MIN_SCALE, le=MAX_SCALE, allow_inf_nan=False)]
 BotDelay = Annotated[StrictFloat, Field(ge=0, le=30, allow_inf_nan=False)]
@@ -196,39 +201,49 @@ def changed(settings: RoomSettings, changes: dict[str, object]) -> RoomSettings:
     data = {**settings.model_dump(), **changes}
     if "timer_scale" in changes and "timers" not in changes:
         data["timers"] = DEFAULT
+    if isinstance(changes.get("composition"), str) and changes["composition"] == RECOMMENDED:
+        data["composition"] = None  # (the rulebook's deck for the room's size)
     # Read as JSON, as a new room's request is: pydantic words a few refusals of JSON
     # otherwise than of Python objects, and the host reads the same words either way.
     return RoomSettings.model_validate_json(json.dumps(data))
 
 
-def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | None:
-    """Why the engine (or the server: its ``min_bot_delay``) refuses this table, a
-    sentence for the host; or None."""
+def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> Refusal | None:
+    """Why the engine (or the server: its ``min_bot_delay``) refuses this table, for the
+    host in his page's words (``refusals``); or None."""
     if settings.bot_delay < min_bot_delay:
-        return f"bots wait at least {min_bot_delay:g} s on this server (bot_delay)"
+        return Refusal("bot_delay_min", seconds=f"{min_bot_delay:g}")
     if settings.rules not in available():
-        return (
-            f"there is no rulebook {quoted(settings.rules)} (rulebooks: {', '.join(available())})"
-        )
+        return Refusal("no_rulebook", rules=quoted(settings.rules), known=", ".join(available()))
     book = load(settings.rules)
     if not book.min_players <= settings.players <= book.max_players:
-        return (
-            f"{book.id} is played by {book.min_players} to {book.max_players} players, "
-            f"not {settings.players}"
+        return Refusal(
+            "players_range",
+            rules=book.id,
+            low=book.min_players,
+            high=book.max_players,
+            players=settings.players,
         )
     if settings.lang is not None and settings.lang not in book.languages:
-        return f"{book.id} is written in {', '.join(book.languages)}, not {quoted(settings.lang)}"
+        return Refusal(
+            "rulebook_language",
+            rules=book.id,
+            languages=", ".join(book.languages),
+            lang=quoted(settings.lang),
+        )
     if settings.mode == "leader":
         if settings.names is None or len(settings.names) != settings.players:
-            return f"a game-leader room names its {settings.players} players at creation"
+            return Refusal("leader_names_count", players=settings.players)
     elif settings.names is not None:
-        return "only a game-leader room names its players at creation"
+        return Refusal("names_leader_only")
     if settings.table and settings.mode == "leader":
-        return "a game leader's table uses his device alone: it is not an at-the-table room"
+        return Refusal("leader_not_table")
     steps = family_of(book).timed_step_ids()
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:
-        return f"timers: {book.id} has no step {quoted(unknown[0])} (steps: {', '.join(steps)})"
+        return Refusal(
+            "unknown_step", rules=book.id, step=quoted(unknown[0]), steps=", ".join(steps)
+        )
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot
@@ -238,7 +253,9 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | 
             try:
                 checked_names(book, [settings.host_name], no_dot, whole=False)
             except LupusError as exc:
-                return str(exc).replace("player 1's name", "the host's name")
+                return Refusal(
+                    "host_name", detail=str(exc).replace("player 1's name", "the host's name")
+                )
         options = resolve_options(book, settings.options)
         # A trial deal and set-up: the engine's own checks (minimum, unique cards, the
         # Thief's, known roles...), so that a room's start is never refused.
@@ -246,5 +263,5 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | 
         table = names or [f"Player {seat + 1}" for seat in range(settings.players)]
         set_up(book, table, dealt, dict(settings.options), 0)
     except (LupusError, ValueError) as exc:
-        return str(exc)
+        return Refusal("rules", detail=str(exc))
     return None

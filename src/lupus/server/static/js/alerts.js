@@ -50,7 +50,10 @@ export function phoneHabits(page) {
   const night = playing && view.phase === "night";
   darkNight(night);
   keepAwake(playing);
-  soundButton();
+  // At one table by night every phone's header is the same: the Sound switch (which
+  // reads on or off, each phone as its player chose) is put away on every phone until
+  // day; the tone, if chosen, still sounds at every step, as every phone buzzes.
+  soundButton(Boolean(page.lobby?.table) && night);
   const seated = typeof page.seat === "number" && page.seat >= 0;
   if (!playing || !seated) {
     lastTurn = "";
@@ -144,8 +147,8 @@ function soundOn() {
   return localStorage.getItem(SOUND) === "on";
 }
 
-/** The header's sound switch, in a room. */
-function soundButton() {
+/** The header's sound switch, in a room (put away while `hushed`). */
+function soundButton(hushed) {
   const button = inBar(
     h("button", {
       type: "button",
@@ -159,6 +162,7 @@ function soundButton() {
     }),
   );
   drawSound(button);
+  button.hidden = hushed;
 }
 
 function drawSound(button) {

@@ -1,8 +1,9 @@
 // The home page: join a room by its code, or open one (docs/protocol.md, POST /api/rooms).
 
+import { deckEditor, number, optionFields, readOptions } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { helpLink } from "./help.js";
-import { lang, languageName, t } from "./i18n.js";
+import { lang, languageName, refusal, t } from "./i18n.js";
 import { keep } from "./tokens.js";
 
 const CODE = /^[A-HJKMNP-Z2-9]{5}$/;
@@ -50,27 +51,12 @@ function joinSection() {
   return form;
 }
 
-function number(id, value, min, max, step = 1) {
-  return h("input", { id, name: id, type: "number", value, min, max, step, inputmode: "decimal" });
-}
-
-/** Whether a table of `players` with `deck` is below the rulebook's minimum
- * configuration (werewolf's 8 players: 2 Werewolves, 1 Seer, 5 Simple Villagers). */
-function belowMinimum(book, players, deck) {
-  const minimum = book.minimum;
-  if (!minimum || !minimum.lifted_by) return false;
-  if (players < minimum.players) return true;
-  return Object.entries(minimum.cards || {}).some(([rid, needed]) => ((deck && deck[rid]) || 0) < needed);
-}
-
 function createSection(books) {
   const problem = h("p", { class: "problem", role: "alert" });
   // A refusal is told next to the field it is about (the name, the players' names, the
   // deck), not only at the bottom of the form.
   const nameProblem = h("p", { class: "problem", role: "alert", id: "host-name-problem" });
   const namesProblem = h("p", { class: "problem", role: "alert", id: "names-problem" });
-  const deckProblem = h("p", { class: "problem", role: "alert", id: "deck-problem" });
-  const houseRule = h("p", { class: "hint house-rule", id: "house-rule", role: "note", hidden: true });
   const rules = h(
     "select",
     { id: "rules", name: "rules" },
@@ -91,7 +77,6 @@ function createSection(books) {
     h("option", { value: "leader" }, t("mode_leader")),
   );
   const roomLang = h("select", { id: "room-lang", name: "lang" });
-  const deck = h("div", { class: "deck", id: "deck" });
   const options = h("div", { id: "options" });
   const names = h("textarea", { id: "names", name: "names", rows: 4 });
   const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names, namesProblem);
@@ -114,86 +99,16 @@ function createSection(books) {
   // What a game leader's room has no use for (he keeps the time, and his table has no
   // phones): shown only in a room of players.
   const timingRows = [];
-  let counts = null; // an edited composition, or null: the recommended one
-
   const book = () => books.find((b) => b.id === rules.value);
-
-  function recommended() {
-    const table = book().compositions[String(players.value)];
-    return table ? { ...table } : null;
-  }
-
-  function showDeck() {
-    const shown = counts || recommended();
-    const editing = counts !== null;
-    const b = book();
-    const cards = Object.entries(b.roles).map(([rid, role]) => {
-      const count = (shown && shown[rid]) || 0;
-      if (!editing && !count) return null;
-      const label = `${role.name}`;
-      if (!editing) {
-        return h("li", { class: "card-role" }, h("span", { class: "count" }, `${count} ×`), " ", label);
-      }
-      const input = number(`count-${rid}`, count, 0, role.max || 40);
-      input.addEventListener("input", () => {
-        counts[rid] = Number(input.value) || 0;
-        summary.textContent = t("cards_total", { count: total(counts) });
-        showHouseRule();
-      });
-      return h("li", { class: "card-role editing" }, h("label", { for: `count-${rid}` }, label), input);
-    });
-    const summary = h("p", { class: "hint", id: "cards-total" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
-    fill(
-      deck,
-      h("ul", { class: "cards" }, cards),
-      summary,
-      houseRule,
-      deckProblem,
-      h(
-        "button",
-        {
-          type: "button",
-          class: "secondary",
-          onclick: () => {
-            counts = editing ? null : recommended() || {};
-            showDeck();
-          },
-        },
-        editing ? t("use_recommended") : t("edit_cards"),
-      ),
-    );
-    showHouseRule();
-  }
-
-  /** Below the rulebook's minimum configuration (werewolf under 8 players), the house
-   * rule that lifts it is turned on, and said in plain words by the deck; the host's
-   * own choice of it comes back once the table is big enough. */
-  function showHouseRule() {
-    const b = book();
-    const lift = b.minimum?.lifted_by;
-    const box = lift ? document.getElementById(`option-${lift}`) || options.querySelector(`#option-${lift}`) : null;
-    const below = belowMinimum(b, Number(players.value), counts || recommended());
-    houseRule.hidden = !below;
-    if (below) {
-      houseRule.textContent = t("house_rule_lifted", { players: b.minimum.players, rule: b.minimum.rule });
-    }
-    if (!box) return;
-    if (below && !box.disabled) {
-      box.dataset.chosen = box.checked ? "1" : "";
-      box.checked = true;
-      box.disabled = true;
-    } else if (!below && box.disabled) {
-      box.checked = box.dataset.chosen === "1";
-      box.disabled = false;
-    }
-  }
+  // The deck's editor, the lobby's too (cards.js): an edited composition, or null (the
+  // recommended one).
+  const editor = deckEditor({ state: { counts: null }, book, players: () => players.value, options });
+  const deckProblem = editor.problem;
+  const showDeck = editor.show;
 
   function showOptions() {
     const b = book();
-    fill(
-      options,
-      Object.entries(b.option_specs).map(([key, spec]) => optionField(key, spec)),
-    );
+    fill(options, optionFields(b));
     fill(
       roomLang,
       b.languages.map((code) => h("option", { value: code, lang: code }, languageName(code))),
@@ -207,15 +122,12 @@ function createSection(books) {
 
   rules.addEventListener("change", () => {
     helpLink(rules.value); // (the header's Rules: the rulebook chosen)
-    counts = null;
+    editor.state.counts = null;
     showOptions();
     showDeck();
   });
   // The card editor follows the size: a new size starts from its recommended deck.
-  players.addEventListener("input", () => {
-    if (counts !== null) counts = recommended() || counts;
-    showDeck();
-  });
+  players.addEventListener("input", () => editor.resized());
   mode.addEventListener("change", () => {
     const leader = mode.value === "leader";
     namesRow.hidden = !leader;
@@ -253,7 +165,8 @@ function createSection(books) {
       table: !leader && table.checked,
       spectators: spectators.checked,
     };
-    if (counts) settings.composition = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
+    const counts = editor.chosen();
+    if (counts) settings.composition = counts;
     const timers = readTimers(b);
     if (timers !== undefined) settings.timers = timers;
     if (leader) settings.names = names.value.split("\n").map((n) => n.trim()).filter(Boolean);
@@ -266,9 +179,13 @@ function createSection(books) {
     const body = await answer.json();
     if (!answer.ok) {
       // Said next to what it is about: a name, the players' names, else the deck.
-      const message = body.message || t("refused");
-      const about = /\bnames?\b/i.test(message) ? (leader ? namesProblem : nameProblem) : /card|composition|deck|minimum|role/i.test(message) ? deckProblem : problem;
-      about.textContent = message;
+      // (by its reason: the words are the reader's language, the English message tells
+      // the engine's own reasons apart)
+      const reason = body.reason || "";
+      const names = ["host_name", "bad_name", "leader_names_count", "names_leader_only"].includes(reason) || (reason === "rules" && /\bnames?\b|reserved/i.test(body.message || ""));
+      const cards = ["players_range", "rules", "no_rulebook"].includes(reason);
+      const about = names ? (leader ? namesProblem : nameProblem) : cards ? deckProblem : problem;
+      about.textContent = refusal(body);
       return;
     }
     keep(body.room, body.host_token, true);
@@ -316,7 +233,7 @@ function createSection(books) {
     hostRow,
     tableRow,
     namesRow,
-    h("fieldset", {}, h("legend", {}, t("cards")), deck),
+    h("fieldset", {}, h("legend", {}, t("cards")), editor.element),
     h("details", {},
       h("summary", {}, t("more_settings")),
       h("fieldset", {}, h("legend", {}, t("options")), options),
@@ -333,40 +250,4 @@ function createSection(books) {
     problem,
     h("button", { type: "submit", class: "primary" }, t("create")),
   );
-}
-
-function total(counts) {
-  return Object.values(counts).reduce((sum, n) => sum + (Number(n) || 0), 0);
-}
-
-function optionField(key, spec) {
-  // A rulebook's option is named by its help text, in the reader's language.
-  const id = `option-${key}`;
-  const label = h("label", { for: id }, spec.help || key);
-  if (spec.type === "bool") {
-    return h("div", { class: "field check" }, h("input", { id, type: "checkbox", checked: spec.default }), label);
-  }
-  let input;
-  if (spec.type === "choice") {
-    input = h("select", { id }, spec.choices.map((c) => h("option", { value: c }, c)));
-    input.value = spec.default;
-  } else {
-    const step = spec.type === "int" ? 1 : "any";
-    input = number(id, spec.default, spec.min ?? "", spec.max ?? "", step);
-  }
-  return h("div", { class: "field" }, label, input);
-}
-
-function readOptions(book) {
-  const chosen = {};
-  for (const [key, spec] of Object.entries(book.option_specs)) {
-    const input = document.getElementById(`option-${key}`);
-    let value;
-    if (spec.type === "bool") value = input.checked;
-    else if (spec.type === "choice") value = input.value;
-    else if (spec.type === "int") value = parseInt(input.value, 10);
-    else value = parseFloat(input.value);
-    if (value !== spec.default && !Number.isNaN(value)) chosen[key] = value;
-  }
-  return chosen;
 }

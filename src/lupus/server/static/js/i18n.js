@@ -51,6 +51,16 @@ export function languageName(code) {
   return code;
 }
 
+/** A refusal of the server (an `error` frame, an HTTP problem) in the reader's
+ * language: the interface's words for its `reason` (`refusal_<reason>`), filled from
+ * its `fields`; the server's English `message` only for a reason this interface has no
+ * words for (a newer server's). */
+export function refusal(error) {
+  const key = error?.reason ? `refusal_${error.reason}` : null;
+  const text = key && key in words ? t(key, error.fields || {}) : error?.message || t("refused");
+  return text ? text.charAt(0).toLocaleUpperCase(current) + text.slice(1) : text;
+}
+
 /** The word for `key`, its {placeholders} filled from `fields`; with a `count` of 1,
  * the singular `key_one` when the language has one ("1 empty seat", not "1 empty
  * seats"). */

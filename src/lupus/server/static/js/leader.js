@@ -5,7 +5,7 @@
 // undoable), what to show them, whom to put back to sleep, and what to read out.
 
 import { h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, refusal, t } from "./i18n.js";
 import { endBanner, news, roleName, statusBar, tableList } from "./play.js";
 import { align, cardsHeld, housesHeld, script, stepBefore, stepStart } from "./leader_story.js";
 
@@ -539,7 +539,7 @@ async function confirmStep(page, state, start) {
     }
   } catch (error) {
     // The server's own words; a lost connection has none (the page reconnects by itself).
-    const message = error.code === "disconnected" ? t("reconnecting") : error.message || error.code || "";
+    const message = error.code === "disconnected" ? t("reconnecting") : refusal(error);
     state.problem = t("leader_refused", { message });
   }
   state.sending = false;

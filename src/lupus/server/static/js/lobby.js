@@ -2,8 +2,9 @@
 // controls (kick, reorder, bots, the timers and other settings, start).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { hostPanel, seatControls } from "./host.js";
+import { tableEditor } from "./lobby_table.js";
 import { timersCard, timersEditor } from "./timers.js";
 
 export function lobbyScreen(page) {
@@ -29,6 +30,7 @@ export function lobbyScreen(page) {
       ...shareControls(page, link),
     ),
     deckList(page),
+    page.host && lobby.status === "lobby" ? tableEditor(page) : null,
     h("h3", {}, t("seats_title", { taken: lobby.players - free, players: lobby.players })),
     page.host && free && lobby.status === "lobby" ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
@@ -225,7 +227,7 @@ function hostControls(page, free) {
           if (page.handDeal?.on) start.deal = page.handDeal.deal();
           problem.textContent = "";
           page.send(start).catch((error) => {
-            if (error?.message) problem.textContent = error.message;
+            if (error?.code && error.code !== "disconnected") problem.textContent = refusal(error);
           });
         },
       },

@@ -3,7 +3,7 @@
 
 import { Connection } from "./connection.js";
 import { announce, fill, h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, refusal, t } from "./i18n.js";
 import { phoneHabits } from "./alerts.js";
 import { chatPanel } from "./chat.js";
 import { helpLink } from "./help.js";
@@ -230,11 +230,11 @@ export class RoomPage {
       // In the reader's words where the interface has them (a full room, a taken
       // name), else the server's own.
       const word = t(`refused_${frame.code}`);
-      if (this.joinProblem) this.joinProblem.textContent = word === `refused_${frame.code}` ? frame.message : word;
+      if (this.joinProblem) this.joinProblem.textContent = word === `refused_${frame.code}` ? refusal(frame) : word;
       return;
     }
     if (frame.code === "stale" || frame.code === "illegal") return; // the next view comes
-    this.toast(frame.message);
+    this.toast(refusal(frame));
   }
 
   toast(text) {
@@ -323,7 +323,7 @@ export class RoomPage {
 
   send(message) {
     return this.connection.send(message).catch((error) => {
-      if (error.code && error.code !== "disconnected" && error.code !== "stale" && error.code !== "illegal") this.toast(error.message);
+      if (error.code && error.code !== "disconnected" && error.code !== "stale" && error.code !== "illegal") this.toast(refusal(error));
       throw error;
     });
   }
@@ -376,6 +376,12 @@ export class RoomPage {
     // his neighbour, so it is put away while a game is played.
     const playing = this.view && !this.view.finished && this.lobby.status !== "lobby";
     this.chatView.element.hidden = Boolean(this.lobby.table && playing && this.seat !== null && this.seat >= 0);
+    // At one table by night a player's phone that narrates shows what every other phone
+    // shows: its panel is put away until day (its voice goes on). On the host's phone
+    // the panel is one of his controls, there at every step.
+    const player = !this.screen && typeof this.seat === "number" && this.seat >= 0;
+    this.top.hidden = Boolean(this.lobby.table && playing && this.view.phase === "night" && player && !this.host);
+    this.top.classList.toggle("host", Boolean(this.host));
     this.chatView.update();
     phoneHabits(this);
     helpLink(this.lobby.rules);

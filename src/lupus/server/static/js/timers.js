@@ -5,7 +5,7 @@
 // the host closes the step: the page says so in plain words.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 
 /** Whether `timers` ({night, day, steps}) has any timer at all. */
 export function timed(timers) {
@@ -114,7 +114,7 @@ function sendSettings(page, fields) {
       page.render();
       // (said by the panel's buttons too, not only in a toast)
       const problem = document.getElementById("settings-problem");
-      if (problem && error?.message) problem.textContent = error.message;
+      if (problem && error?.code && error.code !== "disconnected") problem.textContent = refusal(error);
     });
 }
 

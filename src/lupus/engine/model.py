@@ -313,8 +313,8 @@ def freeze_values(data: dict[str, object]) -> None:
             break
     else:
         return
-    for key, value in list(data.items()):
-        data[key] = frozen(value)
+    for key in data:  # (values replaced, keys untouched: the iteration stands)
+        data[key] = frozen(data[key])
 
 
 def frozen(value: object) -> object:
@@ -324,9 +324,15 @@ def frozen(value: object) -> object:
     if kind is int or kind is str or value is None or kind is bool or kind is float:
         return value
     if isinstance(value, list):
-        return tuple([frozen(item) for item in value])
+        for item in value:
+            if not scalar(item):
+                return tuple([frozen(item) for item in value])
+        return tuple(value)  # (seats, names: one copy)
     if isinstance(value, dict):
-        return READ_ONLY({key: frozen(item) for key, item in value.items()})
+        for item in value.values():
+            if not scalar(item):
+                return READ_ONLY({key: frozen(item) for key, item in value.items()})
+        return READ_ONLY(dict(value))  # (counts, roles by seat: one copy)
     if isinstance(value, tuple):
         return tuple([frozen(item) for item in value])
     if isinstance(value, frozenset):
@@ -336,6 +342,12 @@ def frozen(value: object) -> object:
     if isinstance(value, Mapping):  # a read-only proxy, or another mapping
         return READ_ONLY({key: frozen(item) for key, item in value.items()})
     return value
+
+
+def scalar(value: object) -> bool:
+    """Whether ``value`` is a number, a string or None, immutable as it is."""
+    kind = type(value)
+    return kind is int or kind is str or value is None or kind is bool or kind is float
 
 
 @final

@@ -360,7 +360,7 @@ class Hub:
                 "id": message.id,
             }
         )
-        room.broadcast()  # (the lobby shows who is connected)
+        room.broadcast_lobby(client)  # (the lobby shows who is connected)
         room.send_chat_history(client)
 
     @staticmethod

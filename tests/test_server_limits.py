@@ -760,3 +760,47 @@ def test_a_newcomer_costs_the_same_in_a_crowded_room(tmp_path: Path) -> None:
     print(f"CPU per spectator: {first * 1000:.2f} ms, then {crowded * 1000:.2f} ms")
     # Measured: 0.9 and 1.0 ms; looking at every view again, 1.3 and 3.5 ms.
     assert crowded < 1.6 * first, (first, crowded)
+
+
+def test_a_hosts_settings_cost_no_more_than_his_other_lobby_moves(tmp_path: Path) -> None:
+    """A host's ``settings`` may come as fast as his messages may (20 a second, a
+    client's 100): each was checked with a trial deal and set-up of the whole table,
+    as a new room is (which comes once every five seconds), for a change that keeps
+    the table as it is; it cost twice a lobby move that also changes, stores
+    and shows the lobby (``add_bot``, ``kick``). Measured as the server's CPU time."""
+    relaxed = {**RELAXED, "seat_message_burst": 10_000, "seat_message_rate": 10_000.0}
+    server = start(tmp_path / "lupus.db", relaxed)
+    try:
+        created = server.create(rules="werewolf", players=30, host_name="Ann")
+        count = 300
+
+        async def cost(hosts: list[Player], messages: list[dict[str, Any]]) -> float:
+            """CPU time per message, the host's connections sending them in turn (a
+            connection's own rate: 60 at once)."""
+            before = server_cpu(server)
+            for number, message in enumerate(messages):
+                host = hosts[number % len(hosts)]
+                reply = await answers(host, {await host.send(message)})
+                assert [r["type"] for r in reply.values()] == ["ack"], reply
+            return (server_cpu(server) - before) / len(messages)
+
+        async def test() -> tuple[float, float]:
+            hosts = [await Player(server).connect() for _ in range(12)]
+            for host in hosts:
+                await host.rejoin(created["room"], created["host_token"])
+            moves = [
+                {"type": "add_bot", "seat": 5} if n % 2 == 0 else {"type": "kick", "seat": 5}
+                for n in range(count)
+            ]
+            changes = [{"type": "settings", "spectators": n % 2 == 0} for n in range(count)]
+            lobby, settings = await cost(hosts, moves), await cost(hosts, changes)
+            for host in hosts:
+                await host.close()
+            return lobby, settings
+
+        lobby, settings = asyncio.run(test())
+    finally:
+        server.stop()
+    print(f"CPU per lobby move {lobby * 1000:.2f} ms, per settings {settings * 1000:.2f} ms")
+    # Measured: 0.45 and 0.60 ms; with a trial deal, 0.45 and 1.05 ms.
+    assert settings < 2 * lobby, (lobby, settings)

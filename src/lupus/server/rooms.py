@@ -268,7 +268,7 @@ class Room:
             settings = changed(self.settings, changes)
         except ValidationError as exc:
             raise ProtocolError("malformed", explain(exc)) from exc
-        problem = check_settings(settings, min_bot_delay)
+        problem = check_settings(settings, min_bot_delay, trial=False)  # (same table)
         if problem is not None:
             raise ProtocolError("not_allowed", problem)
         if settings == self.settings:

@@ -201,9 +201,14 @@ def changed(settings: RoomSettings, changes: dict[str, object]) -> RoomSettings:
     return RoomSettings.model_validate_json(json.dumps(data))
 
 
-def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | None:
+def check_settings(
+    settings: RoomSettings, min_bot_delay: float = 0.0, *, trial: bool = True
+) -> str | None:
     """Why the engine (or the server: its ``min_bot_delay``) refuses this table, a
-    sentence for the host; or None."""
+    sentence for the host; or None. ``trial``: with a trial deal and set-up of the
+    table (a new room's); a room's ``settings`` command changes nothing they check
+    (its rulebook, seats, deck, options and names stay), and a host's lobby may send
+    a hundred of them a second, so it checks the rest alone."""
     if settings.bot_delay < min_bot_delay:
         return f"bots wait at least {min_bot_delay:g} s on this server (bot_delay)"
     if settings.rules not in available():
@@ -229,6 +234,8 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> str | 
     unknown = sorted(set(settings.timers.steps) - set(steps))
     if unknown:
         return f"timers: {book.id} has no step {quoted(unknown[0])} (steps: {', '.join(steps)})"
+    if not trial:
+        return None
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot

@@ -804,3 +804,78 @@ def test_a_hosts_settings_cost_no_more_than_his_other_lobby_moves(tmp_path: Path
     print(f"CPU per lobby move {lobby * 1000:.2f} ms, per settings {settings * 1000:.2f} ms")
     # Measured: 0.45 and 0.60 ms; with a trial deal, 0.45 and 1.05 ms.
     assert settings < 2 * lobby, (lobby, settings)
+
+
+JUNK = """
+import asyncio, sys, time, websockets
+FRAMES = {
+    "numbers": ('{"id": 1, "x": [' + ",".join(["1.5e300"] * 8000) + "]}")[:64000],
+    "deep": ('{"id": 1, "x": ' + '[{"a": [' * 600)[:4096],
+}
+async def flood(frame):
+    async with websockets.connect(sys.argv[1], local_addr=(sys.argv[2], 0)) as socket:
+        async def read():
+            async for _ in socket:
+                pass
+        reading = asyncio.create_task(read())
+        began = time.monotonic()
+        try:
+            while time.monotonic() < began + 10:
+                await socket.send(frame)
+            return "open"
+        except websockets.ConnectionClosed:
+            return f"closed:{time.monotonic() - began:.1f}"
+        finally:
+            reading.cancel()
+async def main():
+    print("ready", flush=True)
+    sys.stdin.readline()
+    frame = FRAMES[sys.argv[3]]
+    print(" ".join(await asyncio.gather(*(flood(frame) for _ in range(4)))))
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("junk", ["numbers", "deep"])
+def test_a_flood_of_junk_frames_does_not_slow_another_room(server: Server, junk: str) -> None:
+    """Four connections of one client send junk as fast as they can: frames of 64 KiB
+    of numbers (the JSON reader takes 5 ms to find their id) or of 4 KiB nested too
+    deep, full of strings (4 ms to read their id without it). Every frame was read for
+    its id, refused or not, and another client's ping waited 130 ms at the median
+    (560 ms for the deep ones). Now a frame counts by its length (and a deep one by
+    its strings), one refused for its rate is read only if short, and a connection
+    that goes on after ``slow_down`` is closed. The flood comes from a process of its
+    own, started and ready before the pings."""
+
+    async def test() -> tuple[str, list[float]]:
+        me = await player(server, new_address())
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            JUNK,
+            server.ws,
+            new_address(),
+            junk,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert flood.stdin is not None and flood.stdout is not None
+        assert await flood.stdout.readline() == b"ready\n"
+        flood.stdin.write(b"go\n")
+        times = []
+        while flood.returncode is None:
+            began = time.perf_counter()
+            await answers(me, {await me.send({"type": "ping"})})
+            times.append(time.perf_counter() - began)
+            await asyncio.sleep(0.005)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(flood.wait(), 0.001)
+        out, _ = await flood.communicate()
+        await me.close()
+        return out.decode(), times
+
+    ends, times = asyncio.run(test())
+    median = statistics.median(times)
+    print(f"{junk}: {len(times)} pings, median {median * 1000:.1f} ms; {ends}")
+    assert median < 0.03, median
+    assert [end.split(":")[0] for end in ends.split()] == ["closed"] * 4, ends

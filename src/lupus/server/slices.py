@@ -63,9 +63,9 @@ async def replayed(header: dict[str, object], actions: list[list[object]]) -> Ga
 
 
 async def story(game_id: str, game: Game, lang: str | None) -> dict[str, object]:
-    """A finished game as the replay page reads it (``app.game_story``), in slices: the
-    game leader's view of it (every event, every card, whom each private one was
-    told), in words and as data."""
+    """A finished game as the replay page reads it (``GET /api/games/{id}/story``), in
+    slices: the game leader's view of it (every event, every card, whom each private
+    one was told), in words and as data."""
     slicer = Slicer()
     view = game.view(LEADER)
     narrator = Narrator(view.book, view.names, lang)

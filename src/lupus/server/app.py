@@ -26,14 +26,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from lupus.engine.event_json import to_json as event_json
-from lupus.engine.game import Game
-from lupus.engine.model import LEADER
 from lupus.families import load
-from lupus.narration import narrate
 from lupus.rulebooks import available
 from lupus.rules_text import explained
-from lupus.server import catalogue
+from lupus.server import catalogue, slices
 from lupus.server.clients import Client
 from lupus.server.gate import Peer, client_key
 from lupus.server.hub import Hub
@@ -41,7 +37,6 @@ from lupus.server.limits import MAX_GAME_ID, ServerLimits
 from lupus.server.links import Renders, join_link, origin_of, qr_svg, same_origin
 from lupus.server.openapi import openapi_document
 from lupus.server.protocol import MAX_FRAME, VERSION, ProtocolError, explain
-from lupus.server.records import replayed
 from lupus.server.refusals import Refusal, Value
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
@@ -79,6 +74,7 @@ def create_app(
     hub = Hub(kept, schedule, limits=limits, work=worker.put)
     gate = hub.gate
     renders = Renders()  # QR codes and finished games' scenarios, made once
+    render_lock = asyncio.Lock()  # (a finished game's record is made one at a time)
     listings: dict[str, bytes] = {}  # /api/rulebooks, by language
 
     @contextlib.asynccontextmanager
@@ -292,26 +288,32 @@ def create_app(
             return problem(404, "unknown_game", "unknown_game")
         return None
 
-    def rendered(
+    async def rendered(
         peer: Peer,
         key: tuple[object, ...],
         game_id: str,
         what: str,
-        make: Callable[[Any], bytes | None],
+        make: Callable[[Any], Awaitable[bytes | None]],
     ) -> Response:
         """A finished game's record as ``make`` writes it from the stored game, kept in
         the renders; a wrong id costs the client a guess, a new render one of its
-        renders."""
+        renders. ``make`` replays the whole game (and tells it: tens of milliseconds
+        for a long game of thirty) in slices (``slices``), one at a time
+        (``render_lock``), so that a burst of them delays no room's frames."""
         text = renders.get(key)
         if text is None:
-            found = hub.store.scenario(game_id) if len(game_id) <= MAX_GAME_ID else None
-            if found is not None and not peer.renders.take():
+            known = len(game_id) <= MAX_GAME_ID and hub.store.has_game(game_id)
+            if known and not peer.renders.take():
                 return problem(429, "slow_down", "too_many_records", what=what)
-            made = None if found is None else make(found)
-            if made is None:
-                peer.guesses.take()
-                return problem(404, "unknown_game", "unknown_game")
-            text = renders.put(key, made)
+            async with render_lock:
+                text = renders.get(key)  # (made meanwhile for another request)
+                if text is None:
+                    found = hub.store.scenario(game_id) if known else None
+                    made = None if found is None else await make(found)
+                    if made is None:
+                        peer.guesses.take()
+                        return problem(404, "unknown_game", "unknown_game")
+                    text = renders.put(key, made)
         return Response(text, media_type="application/json")
 
     async def scenario(request: Request) -> Response:
@@ -333,11 +335,11 @@ def create_app(
         # A running game's scenario holds every card: only a finished one is given. The
         # stored game itself says so (not its room, which may have expired or failed to
         # be restored while the game was still running).
-        def made(found: Any) -> bytes | None:
-            scenario = stored_scenario(*found)
-            return None if scenario is None else json.dumps(scenario).encode()
+        async def made(found: Any) -> bytes | None:
+            game = await slices.replayed(*found)
+            return json.dumps(game.to_scenario()).encode() if game.finished else None
 
-        return rendered(peer, ("scenario", game_id), game_id, "scenarios", made)
+        return await rendered(peer, ("scenario", game_id), game_id, "scenarios", made)
 
     async def story(request: Request) -> Response:
         """---
@@ -359,13 +361,13 @@ def create_app(
         lang = request.query_params.get("lang")
         lang = lang if lang in catalogue.languages() else None
 
-        def made(found: Any) -> bytes | None:
-            game = replayed(*found)
-            if game is None or not game.finished:
+        async def made(found: Any) -> bytes | None:
+            game = await slices.replayed(*found)
+            if not game.finished:
                 return None
-            return json.dumps(game_story(game_id, game, lang)).encode()
+            return json.dumps(await slices.story(game_id, game, lang)).encode()
 
-        return rendered(peer, ("story", game_id, lang), game_id, "games", made)
+        return await rendered(peer, ("story", game_id, lang), game_id, "games", made)
 
     schema_text: list[bytes] = []
 
@@ -480,28 +482,6 @@ def problem(status: int, code: str, reason: str | Refusal, **fields: Value) -> R
     to word in its own language (``refusals``)."""
     said = reason if isinstance(reason, Refusal) else Refusal(reason, **fields)
     return JSONResponse({"error": code, **said.to_json()}, status_code=status)
-
-
-def stored_scenario(
-    header: dict[str, object], actions: list[list[object]]
-) -> dict[str, object] | None:
-    """The scenario file (docs/scenarios.md) of a stored game, which ``lupus replay``
-    replays to the same game; None while the game is not over."""
-    game = replayed(header, actions)
-    return game.to_scenario() if game.finished else None
-
-
-def game_story(game_id: str, game: Game, lang: str | None) -> dict[str, object]:
-    """A finished game as the replay page reads it: the game leader's view of it (every
-    event, every card, whom each private one was told), in words and as data."""
-    view = game.view(LEADER)
-    return {
-        "game": game_id,
-        "rules": game.rulebook.id,
-        "players": list(game.names),
-        "lines": narrate(view, lang),
-        "events": [event_json(event) for event in view.events],
-    }
 
 
 async def write(socket: WebSocket, send: Send, client: Client) -> None:

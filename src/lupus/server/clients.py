@@ -88,14 +88,20 @@ class Bucket:
         self.allowance = burst
         self.checked = time.monotonic()
 
-    def take(self) -> bool:
+    def take(self, weight: float = 1) -> bool:
+        """Whether ``weight`` more are allowed now (then taken)."""
         now = time.monotonic()
         self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.rate)
         self.checked = now
-        if self.allowance < 1:
+        if self.allowance < weight:
             return False
-        self.allowance -= 1
+        self.allowance -= weight
         return True
+
+    def spend(self, weight: float) -> None:
+        """Take ``weight`` more, allowed or not (work already done): what comes next
+        waits until it is paid for, up to a burst's time."""
+        self.allowance = max(-self.burst, self.allowance - weight)
 
 
 MESSAGES: Final = (60.0, 20.0)
@@ -126,6 +132,7 @@ class Client:
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
+        self.refused = 0  # what the frames refused for their rate in a row counted
         # The digest of the token this spectator's connection watches by as the room's
         # narrator (``narrating``): closed once the host chooses another.
         self.narrator_key: str | None = None

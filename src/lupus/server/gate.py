@@ -146,13 +146,22 @@ class Gate:
             found = self.holders[key] = Holder(self.limits)
         return found
 
-    def message(self, client: Client) -> bool:
+    def message(self, client: Client, weight: int = 1) -> bool:
         """Whether a message of ``client`` (allowed by its connection) is allowed by its
-        seat's and its client's shared limits; it counts against both."""
+        seat's and its client's shared limits; it counts ``weight`` against both."""
         holder = self.holder(client)
-        if holder is not None and not holder.messages.take():
+        if holder is not None and not holder.messages.take(weight):
             return False
-        return self.peer_of(client).messages.take()
+        return self.peer_of(client).messages.take(weight)
+
+    def spend(self, client: Client, weight: int) -> None:
+        """``weight`` more against a connection's, its seat's and its client's message
+        allowances: work its message cost beyond what it paid (``Bucket.spend``)."""
+        client.messages.spend(weight)
+        holder = self.holder(client)
+        if holder is not None:
+            holder.messages.spend(weight)
+        self.peer_of(client).messages.spend(weight)
 
     def chat(self, client: Client) -> bool:
         holder = self.holder(client)

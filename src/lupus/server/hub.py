@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import bounded
 from lupus.server.chat import post
-from lupus.server.clients import Client
+from lupus.server.clients import MESSAGES, Client
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
@@ -50,6 +50,7 @@ from lupus.server.protocol import (
     explain,
     frame_id,
 )
+from lupus.server.refusals import Refusal
 from lupus.server.rooms import Room, Schedule, Work
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
@@ -59,6 +60,25 @@ log = logging.getLogger("lupus.server")
 
 LONGEST_READ: Final = 16 * MAX_FRAME
 """The longest frame read at all (for its id): uvicorn cuts off longer ones itself."""
+
+WEIGHED: Final = 2048
+"""A frame counts as one message and one more for each whole ``WEIGHED`` bytes of it
+(a frame of 64 KiB as 32): reading a frame costs the server about its length (a long
+one read for its id, 5 ms for 64 KiB of numbers), and the allowance is work."""
+
+QUOTES: Final = 50
+"""A frame nested too deep counts one message more for each ``QUOTES`` quotes in it:
+its id is read without the JSON reader (``protocol.frame_id``), a few microseconds
+for each of its strings (4 ms for 4 KiB of them)."""
+
+PEEKED: Final = 1024
+"""The longest frame refused for its rate whose id is read (by the JSON reader, which
+stops at a nesting too deep): a refusal is cheap, whatever the frame."""
+
+FLOOD: Final = 4 * MESSAGES[0]
+"""What the frames a connection sent in a row over its rate may count (``WEIGHED``)
+before it is closed: a client that does not wait after ``slow_down`` floods, and
+even a frame refused unread costs its reading (240 pings, or eight frames of 64 KiB)."""
 
 NOT_JSON: Final = object()
 TOO_DEEP: Final = object()
@@ -166,11 +186,17 @@ class Hub:
         """One message from a client (see the module docstring)."""
         ref: int | None = None
         try:
-            # Every frame counts against the rate limit, junk too; its id (when it has
-            # one, even in a frame too long) is echoed in the answer.
+            # Every frame counts against the rate limit, junk too, by its length
+            # (``WEIGHED``); its id (when it has one, even in a frame too long) is
+            # echoed in the answer, but a long one's refused for its rate (unread).
             size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-            allowed = client.messages.take() and self.gate.message(client)
-            if allowed and size <= MAX_FRAME:
+            weight = 1 + size // WEIGHED
+            allowed = client.messages.take(weight) and self.gate.message(client, weight)
+            if not allowed:
+                self.refuse_flood(client, raw, size, weight)
+                return
+            client.refused = 0
+            if size <= MAX_FRAME:
                 # The usual case, a well-formed message: read and checked in one pass
                 # (pydantic's own JSON reader), half the time of json.loads and then
                 # the check. Anything else is read again below to say what is wrong.
@@ -196,8 +222,7 @@ class Hub:
                 # (read again without building its values: its id, if it has one)
                 text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
                 ref = frame_id(text)
-            if not allowed:
-                raise ProtocolError("slow_down", "too_many_messages")
+                self.gate.spend(client, text.count('"') // QUOTES)  # (its strings read)
             if size > MAX_FRAME:
                 raise ProtocolError("too_long", "frame_too_long", bytes=MAX_FRAME)
             if data is NOT_JSON:
@@ -214,6 +239,23 @@ class Hub:
         except Exception:
             log.exception("message_failed")
             client.send_error("internal", "internal_failed", ref)
+
+    def refuse_flood(self, client: Client, raw: str | bytes, size: int, weight: int) -> None:
+        """A frame over its rate: refused, its id read only if it is short
+        (``PEEKED``); the connection is closed once those in a row count ``FLOOD``."""
+        ref: int | None = None
+        if size <= PEEKED:
+            try:
+                data = json.loads(raw)
+            except (ValueError, RecursionError):
+                data = None
+            if isinstance(data, dict) and type(data.get("id")) is int:
+                ref = data["id"]
+        client.send_error("slow_down", Refusal("too_many_messages"), ref)
+        client.refused += weight
+        if client.refused > FLOOD:
+            log.info("connection_flooded")
+            client.close()
 
     def dispatch(self, client: Client, message: Any) -> None:
         if isinstance(message, Ping):
@@ -360,7 +402,7 @@ class Hub:
                 "id": message.id,
             }
         )
-        room.broadcast()  # (the lobby shows who is connected)
+        room.broadcast_lobby(client)  # (the lobby shows who is connected)
         room.send_chat_history(client)
 
     @staticmethod

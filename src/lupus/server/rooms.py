@@ -261,7 +261,9 @@ class Room:
             settings = changed(self.settings, changes)
         except ValidationError as exc:
             raise ProtocolError("malformed", "malformed", detail=explain(exc)) from exc
-        problem = check_settings(settings, min_bot_delay)
+        # (a trial deal and set-up only when the table itself changes: see check_settings)
+        trial = "players" in changes or "composition" in changes or "options" in changes
+        problem = check_settings(settings, min_bot_delay, trial=trial)
         if problem is not None:
             raise ProtocolError("not_allowed", problem)
         if settings == self.settings:
@@ -378,7 +380,7 @@ class Room:
         if client in self.clients:
             self.clients.discard(client)
             self.presence.left(client)
-            self.broadcast()
+            self.broadcast_lobby()
 
     def in_lobby(self) -> None:
         if self.status != "lobby":
@@ -608,6 +610,19 @@ class Room:
         waiting = self.waited()
         for client in list(self.clients):
             self.update(client, lobby, waiting)
+
+    def broadcast_lobby(self, entered: Client | None = None) -> None:
+        """Send every client the lobby, and a client who just ``entered`` his whole
+        view too: a connection that comes or goes changes the lobby (who is connected,
+        who holds the host's powers) and no one's view, and looking at every client's
+        view again for each of a room's hundred spectators made each new one cost a
+        hundred views."""
+        lobby = self.lobby_text()
+        for client in list(self.clients):
+            if client is entered:
+                self.update(client, lobby)
+            else:
+                client.send_lobby(lobby)
 
     def waited(self) -> frozenset[int]:
         game = self.game

@@ -208,9 +208,15 @@ def changed(settings: RoomSettings, changes: dict[str, object]) -> RoomSettings:
     return RoomSettings.model_validate_json(json.dumps(data))
 
 
-def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> Refusal | None:
+def check_settings(
+    settings: RoomSettings, min_bot_delay: float = 0.0, *, trial: bool = True
+) -> Refusal | None:
     """Why the engine (or the server: its ``min_bot_delay``) refuses this table, for the
-    host in his page's words (``refusals``); or None."""
+    host in his page's words (``refusals``); or None. ``trial``: with a trial deal and
+    set-up of the table (a new room's, or a lobby's new size, deck or options); a
+    ``settings`` command that changes only timers, bots or spectators leaves everything
+    the trial checks as it was, and a host's lobby may send a hundred of them a second,
+    so it checks the rest alone."""
     if settings.bot_delay < min_bot_delay:
         return Refusal("bot_delay_min", seconds=f"{min_bot_delay:g}")
     if settings.rules not in available():
@@ -244,6 +250,8 @@ def check_settings(settings: RoomSettings, min_bot_delay: float = 0.0) -> Refusa
         return Refusal(
             "unknown_step", rules=book.id, step=quoted(unknown[0]), steps=", ".join(steps)
         )
+    if not trial:
+        return None
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot

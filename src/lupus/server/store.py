@@ -90,6 +90,10 @@ class Store(Protocol):
     def scenario(self, game_id: str) -> tuple[dict[str, object], list[list[object]]] | None:
         """A game's setup and actions, or None if there is no such game."""
 
+    def has_game(self, game_id: str) -> bool:
+        """Whether there is such a game (a look-up of its id alone: ``scenario`` reads
+        its every action)."""
+
     def close(self) -> None: ...
 
 
@@ -238,6 +242,11 @@ class SQLiteStore:
             )
         ]
         return GameRecord(game_id, number, json.loads(header), actions, chat, finished is not None)
+
+    def has_game(self, game_id: str) -> bool:
+        with self.lock:
+            row = self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None
 
     def scenario(self, game_id: str) -> tuple[dict[str, object], list[list[object]]] | None:
         with self.lock:

@@ -50,7 +50,6 @@ from lupus.server.protocol import (
     explain,
     frame_id,
 )
-from lupus.server.refusals import Refusal
 from lupus.server.rooms import Room, Schedule, Work
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
@@ -251,7 +250,7 @@ class Hub:
                 data = None
             if isinstance(data, dict) and type(data.get("id")) is int:
                 ref = data["id"]
-        client.send_error("slow_down", Refusal("too_many_messages"), ref)
+        client.send_error("slow_down", "too_many_messages", ref)
         client.refused += weight
         if client.refused > FLOOD:
             log.info("connection_flooded")

@@ -75,9 +75,11 @@ PEEKED: Final = 1024
 stops at a nesting too deep): a refusal is cheap, whatever the frame."""
 
 FLOOD: Final = 4 * MESSAGES[0]
-"""What the frames a connection sent in a row over its rate may count (``WEIGHED``)
-before it is closed: a client that does not wait after ``slow_down`` floods, and
-even a frame refused unread costs its reading (240 pings, or eight frames of 64 KiB)."""
+"""What the frames a connection sent over its rate may count (``WEIGHED``) with no
+well-formed message between them before it is closed: a client that does not wait
+after ``slow_down`` floods, and even a frame refused unread costs its reading (240
+pings, or eight frames of 64 KiB). Junk let through by the rate does not end a flood:
+a flooding connection that the refill lets a frame through now and then still closes."""
 
 NOT_JSON: Final = object()
 TOO_DEEP: Final = object()
@@ -194,7 +196,6 @@ class Hub:
             if not allowed:
                 self.refuse_flood(client, raw, size, weight)
                 return
-            client.refused = 0
             if size <= MAX_FRAME:
                 # The usual case, a well-formed message: read and checked in one pass
                 # (pydantic's own JSON reader), half the time of json.loads and then
@@ -205,6 +206,7 @@ class Hub:
                     pass
                 else:
                     ref = message.id
+                    client.refused = 0  # (a message: the flood, if any, is over)
                     self.dispatch(client, message)
                     return
             data: object = NOT_JSON

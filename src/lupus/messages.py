@@ -13,6 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
+from lupus.engine.errors import LupusError
 from lupus.families import family_of
 from lupus.rulebooks.schema import Rulebook
 
@@ -69,7 +70,7 @@ def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
     return found[2], found[3]
 
 
-class MessageError(ValueError):
+class MessageError(LupusError, ValueError):
     """A message that cannot be said (raised by a strict Narrator only): no such key, a
     placeholder the event lacks, a name the rulebook lacks, or a broken template."""
 

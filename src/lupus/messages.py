@@ -11,14 +11,25 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from lupus.engine.errors import LupusError
 from lupus.families import family_of
 from lupus.rulebooks.schema import Rulebook
 
-if TYPE_CHECKING:
-    from lupus.narration import Narrator
+
+class Speaker(Protocol):
+    """What a template's fields need of the narrator saying it
+    (``lupus.narration.Narrator``; named here so that this module needs none of it)."""
+
+    N: dict[str, str]
+    lang: str
+    strict: bool
+
+    @property
+    def names_table(self) -> Names: ...
+
+    def error(self, key: str, problem: str) -> MessageError: ...
 
 
 @cache
@@ -78,7 +89,7 @@ class MessageError(LupusError, ValueError):
 class Fields(dict[str, object]):
     """Template fields; a field an event lacks shows as «?» (strict: MessageError)."""
 
-    def __init__(self, narrator: Narrator, key: str, fields: Mapping[str, object]) -> None:
+    def __init__(self, narrator: Speaker, key: str, fields: Mapping[str, object]) -> None:
         super().__init__(fields)
         names = narrator.names_table
         names.key = key  # (the message being said, for a strict narrator's error)
@@ -96,7 +107,7 @@ class Names(dict[str, str]):
     """The rulebook's names as ``{N[key]}``; a missing one shows its key (strict: fails).
     One per narrator (a copy per sentence cost more than the sentence)."""
 
-    def __init__(self, narrator: Narrator, key: str = "") -> None:
+    def __init__(self, narrator: Speaker, key: str = "") -> None:
         super().__init__(narrator.N)
         self.narrator = narrator
         self.key = key

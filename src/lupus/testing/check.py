@@ -52,7 +52,7 @@ def check_rulebook(
     rng = random.Random(seed)
     tables = declared(book)
     for index, players in enumerate(sizes(book, games, rng)):
-        made = _setup(book, players, rng)
+        made = _setup(book, players, rng, index)
         game_seed = rng.getrandbits(32)
         game = made.new_game()
         _guarded(game, scenarios, partial(_one_game, tables=tables, seed=game_seed, most=most))
@@ -61,9 +61,9 @@ def check_rulebook(
             _guarded(made.new_game(), scenarios, bots)
 
 
-def _setup(book: Rulebook, players: int, rng: random.Random) -> Setup:
+def _setup(book: Rulebook, players: int, rng: random.Random, index: int) -> Setup:
     try:
-        return setup(book, players, rng)
+        return setup(book, players, rng, index)
     except Broken as broken:
         raise ConformanceError(broken.rule, broken.detail, {"rules": book.id}) from None
 
@@ -114,8 +114,8 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
     check_views(game, knowledge)
     refuse_after_the_end(game)
     check_replays(game)
-    check_json(game)
     check_narration(game)
+    check_json(game)
 
 
 def check_views(game: Game, knowledge: Knowledge) -> None:

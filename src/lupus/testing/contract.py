@@ -7,6 +7,7 @@ import json
 import random
 
 from lupus.bots.kinds import make_bot
+from lupus.engine.errors import IllegalAction
 from lupus.engine.event_json import from_json, to_json
 from lupus.engine.events import check
 from lupus.engine.game import Game
@@ -15,6 +16,8 @@ from lupus.engine.untrusted import bounded
 from lupus.engine.views import view_of
 from lupus.families import event_specs
 from lupus.testing.errors import Broken
+from lupus.testing.playing import Refused
+from lupus.testing.refusals import offered
 
 
 def check_replays(game: Game) -> None:
@@ -99,9 +102,13 @@ def bots_finish(game: Game, kind: str, seed: int, most: int) -> Game:
             action = bot.act(view_of(game, seat), rng)
         try:
             game.apply(action)
-        except Exception as exc:
+        except IllegalAction as exc:
+            if offered(game, action):
+                raise Refused(action, str(exc)) from None
             why = bounded(str(exc))
-            raise Broken("bots-finish", f"the {kind} bot's {action} is refused: {why}") from None
+            raise Broken(
+                "bots-finish", f"the {kind} bot chose {action}, not offered: {why}"
+            ) from None
     if not game.finished:
         raise Broken("bots-finish", f"{kind} bots do not finish within {most} actions")
     return game

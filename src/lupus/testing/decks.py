@@ -68,10 +68,20 @@ def options(book: Rulebook, rng: random.Random) -> dict[str, OptionValue]:
     return drawn
 
 
-def counts(book: Rulebook, players: int, rng: random.Random) -> dict[str, int]:
-    """The recommended composition with a few cards moved from one role to another."""
+def counts(book: Rulebook, players: int, rng: random.Random, index: int) -> dict[str, int]:
+    """The recommended composition with a few cards moved from one role to another,
+    the first to a role it leaves out (game ``index`` features the index-th of them):
+    every role of the rulebook plays in a few games."""
     deck = dict(composition(book, players))
-    for _ in range(rng.randint(0, 3)):
+    absent = sorted(r for r in book.roles if not deck.get(r))
+    if absent:
+        common = max(sorted(deck), key=lambda r: deck[r])
+        featured = absent[index % len(absent)]
+        group = max(book.roles[common].comes_in, book.roles[featured].comes_in)
+        if deck[common] > group:
+            deck[common] -= group
+            deck[featured] = group
+    for _ in range(rng.randint(0, 2)):
         held = sorted(r for r, c in deck.items() if c)
         if not held:
             break
@@ -91,11 +101,16 @@ def lifted(book: Rulebook) -> dict[str, OptionValue]:
     return {minimum.lifted_by: True}
 
 
-def setup(book: Rulebook, players: int, rng: random.Random) -> Setup:
-    """A random legal game of ``players`` seats (see the module)."""
+def setup(book: Rulebook, players: int, rng: random.Random, index: int = 0) -> Setup:
+    """A random legal game of ``players`` seats, the ``index``-th of a check (see the
+    module and :func:`counts`)."""
     for attempt in range(TRIES + 1):
         last = attempt == TRIES
-        cards = dict(composition(book, players)) if last else counts(book, players, rng)
+        cards = (
+            dict(composition(book, players))
+            if last
+            else counts(book, players, rng, index + attempt)
+        )
         chosen = lifted(book) if last else options(book, rng)
         try:
             dealt = deal(book, players, cards, rng, chosen)

@@ -47,9 +47,13 @@ def check_json(game: Game) -> None:
     """Every event, as recorded and as the leader's and first seat's views hand it
     out, fits its schema and comes back from JSON (and JSON text) as itself."""
     specs = event_specs(game.rulebook)
-    for ev in [*game.events, *game.view(LEADER).events, *game.view(0).events]:
+    recorded = len(game.events)
+    every = [*game.events, *game.view(LEADER).events, *game.view(0).events]
+    for i, ev in enumerate(every):
         spec = specs.get(ev.kind)
-        problem = f"undeclared kind {ev.kind!r}" if spec is None else check(spec, ev)
+        if spec is None:
+            raise Broken("json", f"undeclared event kind {ev.kind!r}")
+        problem = check(spec, ev)
         if problem is not None:
             raise Broken("json", f"{ev.kind}: {problem}")
         obj = to_json(ev)
@@ -57,7 +61,7 @@ def check_json(game: Game) -> None:
             back = from_json(json.loads(json.dumps(obj, ensure_ascii=False)), specs)
         except ValueError as exc:
             raise Broken("json", f"{ev.kind} does not come back: {bounded(str(exc))}") from None
-        if to_json(back) != obj:
+        if check(spec, back) is not None or to_json(back) != obj or (i < recorded and back != ev):
             raise Broken("json", f"{ev.kind} comes back from JSON changed")
 
 
@@ -72,14 +76,17 @@ def check_narration(game: Game, prompts_only: bool = False) -> None:
             view = game.view(seat)
             narrator = Narrator(book, game.names, lang, strict=True)
             try:
-                if not prompts_only:
-                    narrator.lines(view)
-                for prompt in view.prompts:
-                    for args in prompt.choices[:3]:
-                        narrator.choice(prompt.verb, args)
+                told = narrator.lines(view) if not prompts_only else ["(not asked)"]
+                menus = [
+                    narrator.choice(prompt.verb, args)
+                    for prompt in view.prompts
+                    for args in prompt.choices[:3]
+                ]
             except Exception as exc:
                 why = bounded(str(exc))
                 raise Broken("narrates", f"[{lang}] the view of seat {seat}: {why}") from None
+            if not told or not all(line.strip() for line in menus):
+                raise Broken("narrates", f"[{lang}] seat {seat} is told nothing, or a blank menu")
 
 
 def bots_finish(game: Game, kind: str, seed: int, most: int) -> Game:

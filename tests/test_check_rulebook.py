@@ -97,8 +97,14 @@ class Seer(Snoop):
     learns = True
 
 
+class Misdeclared(Seer):
+    """The Seer-like Snoop whose verb is declared as the villagers', not his card's."""
+
+    holders = ("villager",)
+
+
 def snoop_role(step: type[Snoop]) -> Role:
-    verbs = (Verb("snoop", "snoop", ("snoop",), "night"),)
+    verbs = (Verb("snoop", "snoop", getattr(step, "holders", ("snoop",)), "night"),)
     learns = ("snoop",) if getattr(step, "learns", False) else ()
     steps = {"snoop": step}
     return Role("snoop", card="snoop", steps=steps, verbs=verbs, learns=learns, messages=MESSAGES)
@@ -151,6 +157,12 @@ def test_a_role_shown_to_the_wrong_seat_is_a_leak(broken: Path, tmp_path: Path) 
 def test_the_same_role_declaring_what_it_learns_conforms(broken: Path, tmp_path: Path) -> None:
     """The control of the leak above: declared (``Role.learns``), the vision is his."""
     check_rulebook(str(broken), games=8, seed=0)
+
+
+@pytest.mark.parametrize("broken", [Misdeclared], indirect=True)
+def test_a_prompt_its_plugin_does_not_declare_is_named(broken: Path, tmp_path: Path) -> None:
+    error = failure(broken, tmp_path)
+    assert error.rule == "declared" and "'snoop' offered to" in str(error), error
 
 
 @pytest.mark.parametrize("broken", [Fussy], indirect=True)

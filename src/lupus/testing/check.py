@@ -19,6 +19,7 @@ from lupus.testing.decks import Setup, setup, sizes
 from lupus.testing.declared import Declared, declared, every_verb
 from lupus.testing.errors import Broken, ConformanceError
 from lupus.testing.knowledge import Knowledge
+from lupus.testing.offers import Offers
 from lupus.testing.playing import Chooser, Refused, play
 from lupus.testing.refusals import illegal_attempts, refuse_after_the_end, try_illegal
 from lupus.testing.seen import check_seen
@@ -94,12 +95,14 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
     """One game of random play, every contract checked along the way and at its end."""
     rng = random.Random(seed)
     knowledge = Knowledge(game, tables)
+    offers = Offers(tables)
     verbs = every_verb() or ("vote",)
 
     def observe(game: Game, action: Action | None, before: int) -> None:
         if action is not None:
             knowledge.on_action(action, before)
         knowledge.on_events(game)
+        offers.check(game)
         if not game.finished and not any(p.actor != LEADER for p in game.prompts()):
             raise Broken("ends", "the game is not over, but nobody is asked anything")
         if rng.random() < 0.3:

@@ -15,6 +15,7 @@ RULES: dict[str, str] = {
     "deals": "every playable size has a legal deck that sets up",
     "offered-accepted": "every offered choice is accepted",
     "illegal-refused": "every other action is refused and changes nothing",
+    "declared": "every prompt is one its role plugin declares (verb, holder, time, targets)",
     "views": "a view holds exactly its seat's events, as read-only copies",
     "secrets": "a view tells only the roles its seat may know",
     "ends": "a game ends",

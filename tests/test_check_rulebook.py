@@ -32,12 +32,14 @@ def test_every_shipped_rulebook_conforms(rules: str) -> None:
     check_rulebook(rules, games=GAMES, seed=1)
 
 
-def test_a_house_rulebook_conforms_from_its_file(tmp_path: Path) -> None:
-    """A maffia that reveals roles on death, loaded from its file (its id kept)."""
-    text = (SHIPPED / "maffia.toml").read_text("utf-8")
-    assert text.count("reveal_on_death = false") == 1
-    path = tmp_path / "maffia.toml"
-    path.write_text(text.replace("reveal_on_death = false", "reveal_on_death = true"), "utf-8")
+def test_a_house_rulebook_conforms_from_its_file_and_loaded(tmp_path: Path) -> None:
+    """A werewolf whose Little Girl is always caught, by path and as a loaded Rulebook
+    (tests/test_house_rulebooks.py checks each of its house rulebooks too)."""
+    text = (SHIPPED / "werewolf.toml").read_text("utf-8")
+    old = 'type = "float"\ndefault = 0.2'
+    assert text.count(old) == 1
+    path = tmp_path / "werewolf.toml"
+    path.write_text(text.replace(old, 'type = "float"\ndefault = 1.0'), "utf-8")
     check_rulebook(str(path), games=GAMES, seed=2)
     check_rulebook(lupus.load(str(path)), games=2, seed=3)
 
@@ -151,6 +153,11 @@ def test_a_role_shown_to_the_wrong_seat_is_a_leak(broken: Path, tmp_path: Path) 
     assert error.path is not None and error.path in str(error)
     game = sc.replay(sc.read(Path(error.path))).game
     assert [ev.kind for ev in game.events if ev.kind == "vision"]
+    # The same arguments find the same game; without a folder it is in the error only.
+    with pytest.raises(ConformanceError) as again:
+        check_rulebook(str(broken), games=8, seed=0)
+    assert isinstance(again.value, lupus.LupusError) and again.value.path is None
+    assert again.value.scenario == error.scenario and ".scenario" in str(again.value)
 
 
 @pytest.mark.parametrize("broken", [Seer], indirect=True)

@@ -28,9 +28,11 @@ MOST_ACTIONS = 5000
 """A game of random play that has not ended after this many actions breaks "ends"."""
 BOT_KINDS = ("random", "heuristic")
 OTHER_VERBS = ("close", "fly")
-VIEW_CHANCE = 0.05
-"""The share of states at which every view is compared with the game whole (each new
-event's secrets are checked at every state, and the views at the end)."""
+VIEW_GROWTH = (1.3, 2.2)
+"""Every view is compared with the game whole (a cost that grows with the game) at
+states spaced further and further apart, each this many times the last (at random
+within the range): some ten times a game, early and late. Each new event's secrets
+are checked at every state, and the views again at the end."""
 
 
 def check_rulebook(
@@ -96,6 +98,7 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
     rng = random.Random(seed)
     knowledge = Knowledge(game, tables)
     offers = Offers(tables)
+    next_views = [1]
     verbs = every_verb() or ("vote",)
 
     def observe(game: Game, action: Action | None, before: int) -> None:
@@ -109,7 +112,8 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
             dead = sorted({d.player for d in game.deaths})
             attempts = illegal_attempts(game, rng, verbs, OTHER_VERBS, dead, lambda p: [(0, 1, 2)])
             try_illegal(game, attempts)
-        if rng.random() < VIEW_CHANCE:
+        if game.state_id >= next_views[0]:
+            next_views[0] = max(game.state_id + 1, int(game.state_id * rng.uniform(*VIEW_GROWTH)))
             check_views(game, knowledge)
             check_narration(game, prompts_only=True)
 

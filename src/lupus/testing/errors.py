@@ -28,6 +28,10 @@ RULES: dict[str, str] = {
 promises."""
 
 
+SHORT = 300
+"""The longest detail a ConformanceError's message quotes (``.detail`` keeps it whole)."""
+
+
 class Broken(AssertionError):
     """A rule of the contract broken (``rule``: a key of :data:`RULES`), with the detail
     of how."""
@@ -54,7 +58,8 @@ class ConformanceError(LupusError, ValueError):
             else "its scenario is in this error's .scenario (pass scenarios=DIR to write it)"
         )
         promise = RULES.get(rule, rule)
-        super().__init__(f"{rule} broken ({promise}): {detail}; {where}")
+        told = detail if len(detail) <= SHORT else detail[: SHORT - 3] + "..."
+        super().__init__(f"{rule} broken ({promise}): {told}; {where}")
         self.rule = rule
         self.detail = detail
         self.scenario = scenario

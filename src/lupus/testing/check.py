@@ -9,12 +9,19 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from lupus.engine.errors import SetupError
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.engine.views import role_facts
 from lupus.families import rulebook as checked_rulebook
 from lupus.rulebooks.schema import Rulebook
-from lupus.testing.contract import bots_finish, check_json, check_narration, check_replays
+from lupus.testing.contract import (
+    Menus,
+    bots_finish,
+    check_json,
+    check_narration,
+    check_replays,
+)
 from lupus.testing.decks import Setup, setup, sizes
 from lupus.testing.declared import Declared, declared, every_verb
 from lupus.testing.errors import Broken, ConformanceError
@@ -51,6 +58,9 @@ def check_rulebook(
     The first rule broken raises :class:`ConformanceError` naming it, with the scenario
     of a game that breaks it (written to the folder ``scenarios`` if given). The same
     arguments check the same games."""
+    for name, value, least in (("games", games, 1), ("seed", seed, 0), ("most", most, 1)):
+        if type(value) is not int or value < least:
+            raise SetupError(f"check_rulebook: {name} is a whole number from {least} on")
     book = checked_rulebook(rulebook)
     rng = random.Random(seed)
     tables = declared(book)
@@ -99,6 +109,7 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
     knowledge = Knowledge(game, tables)
     offers = Offers(tables)
     next_views = [1]
+    menus = Menus(game)
     verbs = every_verb() or ("vote",)
 
     def observe(game: Game, action: Action | None, before: int) -> None:
@@ -106,6 +117,7 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
             knowledge.on_action(action, before)
         knowledge.on_events(game)
         offers.check(game)
+        menus.check(game)
         if not game.finished and not any(p.actor != LEADER for p in game.prompts()):
             raise Broken("ends", "the game is not over, but nobody is asked anything")
         if rng.random() < 0.3:
@@ -115,7 +127,6 @@ def _one_game(game: Game, tables: Declared, seed: int, most: int) -> None:
         if game.state_id >= next_views[0]:
             next_views[0] = max(game.state_id + 1, int(game.state_id * rng.uniform(*VIEW_GROWTH)))
             check_views(game, knowledge)
-            check_narration(game, prompts_only=True)
 
     play(game, Chooser(rng), most, observe)
     check_views(game, knowledge)

@@ -65,7 +65,7 @@ def check_json(game: Game) -> None:
             raise Broken("json", f"{ev.kind} comes back from JSON changed")
 
 
-def check_narration(game: Game, prompts_only: bool = False) -> None:
+def check_narration(game: Game) -> None:
     """Every seat's view (the leader's too) and its prompts narrate in every language
     the rulebook offers, strictly (a missing message or field is an error)."""
     from lupus.narration import Narrator
@@ -76,7 +76,7 @@ def check_narration(game: Game, prompts_only: bool = False) -> None:
             view = game.view(seat)
             narrator = Narrator(book, game.names, lang, strict=True)
             try:
-                told = narrator.lines(view) if not prompts_only else ["(not asked)"]
+                told = narrator.lines(view)
                 menus = [
                     narrator.choice(prompt.verb, args)
                     for prompt in view.prompts
@@ -87,6 +87,31 @@ def check_narration(game: Game, prompts_only: bool = False) -> None:
                 raise Broken("narrates", f"[{lang}] the view of seat {seat}: {why}") from None
             if not told or not all(line.strip() for line in menus):
                 raise Broken("narrates", f"[{lang}] seat {seat} is told nothing, or a blank menu")
+
+
+class Menus:
+    """Every prompt of every state narrated as menu lines, strictly, in every language
+    of the rulebook (one narrator per language: a menu line reads no view)."""
+
+    def __init__(self, game: Game) -> None:
+        from lupus.narration import Narrator
+
+        book = game.rulebook
+        self.narrators = {
+            lang: Narrator(book, game.names, lang, strict=True) for lang in book.languages
+        }
+
+    def check(self, game: Game) -> None:
+        for lang, narrator in self.narrators.items():
+            for prompt in game.prompts():
+                for args in prompt.choices[:3]:
+                    try:
+                        line = narrator.choice(prompt.verb, args)
+                    except Exception as exc:
+                        why = bounded(str(exc))
+                        raise Broken("narrates", f"[{lang}] {prompt.verb!r}: {why}") from None
+                    if not line.strip():
+                        raise Broken("narrates", f"[{lang}] {prompt.verb!r} reads blank")
 
 
 def bots_finish(game: Game, kind: str, seed: int, most: int) -> Game:

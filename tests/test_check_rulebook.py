@@ -189,3 +189,11 @@ def test_a_game_that_never_ends_is_stopped_and_named(broken: Path, tmp_path: Pat
     assert error.rule in ("ends", "bots-finish"), error
     assert error.rule in RULES and RULES[error.rule] in str(error)
     assert json.loads(Path(str(error.path)).read_text("utf-8"))["rules"]
+
+
+@pytest.mark.parametrize("bad", [{"games": 0}, {"games": True}, {"seed": -1}, {"most": 2.0}])
+def test_its_arguments_are_checked_before_a_game(bad: dict[str, object]) -> None:
+    with pytest.raises(lupus.SetupError, match="check_rulebook: "):
+        check_rulebook("werewolf", **bad)  # type: ignore[arg-type]
+    with pytest.raises(lupus.RulebookError):
+        check_rulebook("no-such-rulebook", games=1)

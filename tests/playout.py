@@ -24,7 +24,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, TypedDict, TypeVar, Unpack
 from unittest import mock
 
@@ -33,13 +32,22 @@ from hypothesis import strategies as st
 
 from lupus.engine.errors import IllegalAction
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Action, Args, Event, Outcome, Prompt
-from lupus.engine.views import plain, role_facts
-from lupus.families import load, new_game, rulebook
-from lupus.rulebooks.schema import Rulebook
-from lupus.village.family import FAMILY as VILLAGE
+from lupus.engine.model import LEADER, Action, Event, Outcome, Prompt
+from lupus.engine.views import role_facts
+from lupus.families import load, new_game
+from lupus.testing.contract import check_replays
+from lupus.testing.declared import Declared as Declared
+from lupus.testing.declared import dead_targets as dead_targets
+from lupus.testing.declared import declared as declared
+from lupus.testing.declared import every_verb as every_verb
+from lupus.testing.refusals import Attempt, Hidden, offered
+from lupus.testing.refusals import illegal_attempts as illegal_attempts
+from lupus.testing.refusals import refuse_after_the_end as testing_refuse_after_the_end
+from lupus.testing.refusals import refuse_and_compare as testing_refuse
+from lupus.testing.refusals import snapshot as testing_snapshot
+from lupus.testing.seen import check_seen as check_seen
+from lupus.testing.seen import seen_as as seen_as
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, PACK, Verb
 
 OptionValue = bool | int | float | str
 
@@ -287,34 +295,6 @@ def replay(setup: Setup, actions: Sequence[Action]) -> Game:
     return game
 
 
-# ---------------------------------------------------------------------- views
-def seen_as(event: Event, seat: int) -> tuple[object, ...]:
-    """What ``seat``'s view must hand out for ``event``: the same kind, data, phase and
-    number, and as its audience only "public" (None) or "to you" (the seat alone); the
-    leader sees the whole audience."""
-    audience = event.audience
-    if audience is not None and seat != LEADER:
-        audience = frozenset({seat})
-    return (event.kind, audience, plain(event.data), event.phase, event.number)
-
-
-def check_seen(seat: int, got: Sequence[Event], events: Sequence[Event]) -> list[int]:
-    """``got`` (a view's events) are exactly the ``events`` of the game ``seat`` may see,
-    as read-only copies; returns their indices in the game's ledger."""
-    mine = [
-        i
-        for i, ev in enumerate(events)
-        if seat == LEADER or ev.audience is None or seat in ev.audience
-    ]
-    assert len(got) == len(mine), f"view of {seat} has the wrong events"
-    for view_event, i in zip(got, mine, strict=True):
-        assert seen_as(view_event, seat) == seen_as(events[i], seat), (
-            f"view of {seat} holds {view_event}, not {events[i]}"
-        )
-        assert isinstance(view_event.data, MappingProxyType), f"{view_event} can be changed"
-    return mine
-
-
 # ---------------------------------------------------------------------- compositions
 VILLAGE_SPECIALS = ("seer", "witch", "hunter", "cupid", "little-girl", "thief")
 
@@ -476,110 +456,6 @@ PROFILE: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class Declared:
-    """A referee's tables of who may be offered which verb, when, against whom, and what
-    it tells its user: built by :func:`declared` from the declarations of the role
-    plugins (``lupus.village.plugin.Verb``, ``Role.learns``), never written by hand, so a
-    newly registered role is refereed as it declares itself."""
-
-    living: Mapping[str, frozenset[str] | None]
-    """Verb -> the cards whose living holders may be offered it (None: anyone living)."""
-    offers: Mapping[tuple[str, str], tuple[Verb, ...]]
-    """(verb, card or ``ANYONE``) -> its declarations (``PACK`` resolved to the cards)."""
-    last_breath: Mapping[str, tuple[Verb, ...]]
-    """Role id -> the verbs its dying holder (or office holder) may be offered."""
-    learns: frozenset[tuple[str, str]]
-    """(card or ``ANYONE``, verb): who uses the verb is told its target's role."""
-
-    def last_verbs(self, role: str) -> tuple[str, ...]:
-        """The verbs of ``role``'s last breath (none for an unknown role id)."""
-        return tuple(verb.name for verb in self.last_breath.get(role, ()))
-
-    def tells(self, role: str, verb: str) -> bool:
-        """Whether a living ``role`` using ``verb`` is told its target's role."""
-        return (role, verb) in self.learns or (ANYONE, verb) in self.learns
-
-    def refusal(
-        self,
-        p: Prompt,
-        role: str,
-        phase: str,
-        number: int,
-        step: str | None,
-        alive: Callable[[int], bool],
-    ) -> str | None:
-        """Why the declarations forbid offering ``p`` to a living ``role`` in ``phase``
-        ``number`` during ``step``, or None: a verb of his card (or everyone's), at its
-        time, a night verb in its own step (the night's steps announce themselves with
-        ``wake``), naming only living players if its targets are "living"."""
-        if p.verb not in self.living:
-            return f"{p.verb!r} offered to {p.actor}, who is alive"
-        needed = self.living[p.verb]
-        if needed is not None and role not in needed:
-            return f"{p.verb!r} offered to {p.actor}, a {role}"
-        mine = (*self.offers.get((p.verb, role), ()), *self.offers.get((p.verb, ANYONE), ()))
-        timely = [v for v in mine if v.phase == phase and (number == 1 or not v.first_only)]
-        if not timely:
-            return f"{p.verb!r} offered to {p.actor} in {phase} {number}"
-        placed = [v for v in timely if v.phase != "night" or v.step == step]
-        if not placed:
-            return f"{p.verb!r} offered to {p.actor} in the {step} step"
-        return dead_targets(p, placed, alive)
-
-    def dying_refusal(self, p: Prompt, owed: str, alive: Callable[[int], bool]) -> str | None:
-        """Why the declarations forbid offering ``p`` to a dead player who owes the last
-        breath of the role ``owed`` (a role id), or None."""
-        mine = [verb for verb in self.last_breath.get(owed, ()) if verb.name == p.verb]
-        if not mine:
-            return f"prompt {p.verb!r} offered to dead player {p.actor}"
-        return dead_targets(p, mine, alive)
-
-
-def dead_targets(p: Prompt, verbs: Sequence[Verb], alive: Callable[[int], bool]) -> str | None:
-    """Why ``p`` may not be offered if one of its ``verbs`` targets the living, or None."""
-    if any(verb.targets == "living" for verb in verbs):
-        dead = sorted({int(a) for args in p.choices for a in args if not alive(int(a))})
-        if dead:
-            return f"{p.verb!r} offered to {p.actor} against dead {dead}"
-    return None
-
-
-def every_verb() -> tuple[str, ...]:
-    """Every verb a registered role plugin declares, whatever the rulebook (for actions
-    a prompt does not allow)."""
-    return tuple(dict.fromkeys(verb.name for role in VILLAGE.roles() for verb in role.verbs))
-
-
-def declared(rules: str | Rulebook) -> Declared:
-    """The :class:`Declared` tables of ``rules``, from the village family's registered
-    role plugins that play in it: those whose card it deals and those whose steps its
-    nights or days name."""
-    book = rulebook(rules)
-    named = {*book.night.first, *book.night.later, *book.night.preparation, *book.day}
-    pack = tuple(sorted(book.facts.pack))
-    living: dict[str, frozenset[str] | None] = {}
-    offers: dict[tuple[str, str], tuple[Verb, ...]] = {}
-    last_breath: dict[str, tuple[Verb, ...]] = {}
-    learns: set[tuple[str, str]] = set()
-    for role in VILLAGE.roles():
-        if not ((role.card is not None and role.card in book.roles) or named & set(role.steps)):
-            continue
-        for verb in role.verbs:
-            holders = tuple(c for h in verb.holders for c in (pack if h == PACK else (h,)))
-            if not holders:
-                last_breath[role.id] = (*last_breath.get(role.id, ()), verb)
-                continue
-            known = living.get(verb.name, frozenset())
-            living[verb.name] = None if known is None or ANYONE in holders else known | set(holders)
-            made = Verb(verb.name, verb.step, holders, verb.phase, verb.first_only, verb.targets)
-            for holder in holders:
-                offers[verb.name, holder] = (*offers.get((verb.name, holder), ()), made)
-                if verb.name in role.learns:
-                    learns.add((holder, verb.name))
-    return Declared(living, offers, last_breath, frozenset(learns))
-
-
 class Referee(ABC):
     """Follows one game through its public API (it is :func:`play`'s observer) and checks
     it against the rules. What every family's referee shares: its account of who may
@@ -707,6 +583,7 @@ def check_replays_identically(setup: Setup, policy: RandomPolicy, cut: float) ->
     assert again.deaths == game.deaths
     assert again.outcome == game.outcome
     assert again.state_id == game.state_id
+    check_replays(game)  # (and its scenario, through JSON, replays it: lupus.testing)
     k = int(cut * len(result.moves))
     if k:
         prefix = replay(setup, game.history[:k])
@@ -715,89 +592,31 @@ def check_replays_identically(setup: Setup, policy: RandomPolicy, cut: float) ->
 
 
 Truth = Callable[[Game], VillageGame]
-Attempt = tuple[str, Action]
+
+
+def hidden_of(truth: Truth) -> Hidden:
+    """The hidden state ``lupus.testing`` compares, as a test's ``truth`` reads it."""
+
+    def hidden(game: Game) -> tuple[object, ...]:
+        found = truth(game)
+        return (list(found.roles), list(found.alive))
+
+    return hidden
 
 
 def snapshot(
     game: Game, hidden_roles: Sequence[str], hidden_alive: Sequence[bool]
 ) -> tuple[object, ...]:
     """Everything an action could change, the hidden roles and who lives included."""
-    return (
-        list(game.events),
-        game.state_id,
-        game.waiting(),
-        game.prompts(),
-        list(game.history),
-        list(game.deaths),
-        game.outcome,
-        list(hidden_roles),
-        list(hidden_alive),
-    )
-
-
-def illegal_attempts(
-    game: Game,
-    rng: random.Random,
-    verbs: Sequence[str],
-    other_verbs: Sequence[str],
-    dead: Sequence[int],
-    extra_bad_args: Callable[[Prompt], Sequence[Args]],
-) -> list[Attempt]:
-    """A few actions the current prompts do not allow, of every kind we can build now.
-
-    ``verbs`` are the verbs seats may be offered (never the leader's), ``other_verbs``
-    the rest worth trying (``close``, verbs of no rulebook); ``dead`` the dead seats (the
-    hidden truth); ``extra_bad_args(prompt)`` the family's own malformed arguments, tried
-    after the out-of-range ones. Reversed choices are tried too (Cupid's pairs); for
-    single-seat choices they are the choices themselves, which ``allows`` filters out.
-    """
-    n = game.n
-    prompts = [p for p in game.prompts() if p.actor != LEADER]
-    attempts: list[Attempt] = [
-        ("leader verb", Action(LEADER, rng.choice(verbs), (0,))),
-        ("no such seat", Action(rng.choice([n, n + 3, -2]), "vote", (0,))),
-    ]
-    if not prompts:
-        return attempts
-    p = rng.choice(prompts)
-    mine = {q.verb for q in prompts if q.actor == p.actor}
-    wrong = [v for v in (*verbs, *other_verbs) if v not in mine]
-    attempts.append(("wrong verb", Action(p.actor, rng.choice(wrong), rng.choice(p.choices))))
-    bad_args: list[Args] = [(n,), (-3,), ("x",), *extra_bad_args(p), *[(d,) for d in dead]]
-    bad_args += [(*c, 0) for c in p.choices[:2]] + [tuple(reversed(c)) for c in p.choices[:2]]
-    if p.choices != ((),):
-        bad_args.append(())
-    bad = [a for a in bad_args if not p.allows(a)]
-    if bad:
-        attempts.append(("wrong target", Action(p.actor, p.verb, rng.choice(bad))))
-    silent = [s for s in range(n) if s not in {q.actor for q in prompts}]
-    dead_silent = [s for s in silent if s in dead]
-    living_silent = [s for s in silent if s not in dead]
-    if dead_silent:
-        attempts.append(("dead actor", Action(rng.choice(dead_silent), p.verb, p.choices[0])))
-    if living_silent:
-        attempts.append(("not waiting", Action(rng.choice(living_silent), p.verb, p.choices[0])))
-    return attempts
+    return testing_snapshot(game, lambda _: (list(hidden_roles), list(hidden_alive)))
 
 
 def refuse_and_compare(
     game: Game, action: Action, truth: Truth, what: str, setup: Setup | None = None
 ) -> None:
     """``apply`` refuses ``action`` and leaves the game (hidden state too) as it was."""
-
-    def state() -> tuple[object, ...]:
-        hidden = truth(game)
-        return snapshot(game, hidden.roles, hidden.alive)
-
-    before = state()
-    try:
-        game.apply(action)
-    except IllegalAction:
-        pass
-    else:
-        repro = "" if setup is None else f"\n  setup: {setup!r}"
-        raise AssertionError(f"{what}: {action} was accepted{repro}")
-    assert state() == before, f"{what}: {action} changed the game"
+    repro = "" if setup is None else f"\n  setup: {setup!r}"
+    testing_refuse(game, action, what, hidden_of(truth), repro)
 
 
 def illegal_attempter(
@@ -814,12 +633,7 @@ def illegal_attempter(
         if rng.random() > chance:
             return
         for kind, action in attempts(game, rng):
-            legal = action.actor == LEADER and action.verb == "close"
-            legal = legal or any(
-                p.actor == action.actor and p.verb == action.verb and p.allows(action.args)
-                for p in game.prompts()
-            )
-            assert not legal, f"{kind}: {action} is legal"
+            assert not offered(game, action), f"{kind}: {action} is legal"
             refuse_and_compare(game, action, truth, kind, setup)
 
     return attempt
@@ -827,8 +641,7 @@ def illegal_attempter(
 
 def refuse_after_the_end(game: Game, truth: Truth) -> None:
     """A finished game refuses a seat's vote and the leader's close, and stays as it is."""
-    for action in (Action(0, "vote", (0,)), Action(LEADER, "close")):
-        refuse_and_compare(game, action, truth, "after the end")
+    testing_refuse_after_the_end(game, hidden_of(truth))
 
 
 GLOBAL_RANDOM = ("random", "choice", "choices", "randrange", "randint", "shuffle", "sample")

@@ -28,6 +28,7 @@ from lupus.rulebooks.schema import Rulebook
 from lupus.server.records import replayed, stored
 from lupus.sim.config import SimConfig
 from lupus.sim.selfplay import play_one
+from lupus.testing import check_rulebook
 
 runner = CliRunner()
 SHIPPED = Path(lupus.__file__).parent / "rulebooks"
@@ -281,3 +282,11 @@ def test_no_game_played_is_no_success(house: dict[str, Path]) -> None:
     zero = runner.invoke(app, ["simulate", "--rules", "werewolf", "--games", "0", "--workers", "1"])
     assert zero.exit_code != 0
     assert "Traceback" not in zero.output
+
+
+@pytest.mark.parametrize("name", [name for name, _, _, _ in HOUSE])
+def test_every_house_rulebook_passes_the_conformance_check(
+    house: dict[str, Path], name: str
+) -> None:
+    """``lupus.testing.check_rulebook`` on each house rulebook, from its file."""
+    check_rulebook(str(house[name]), games=3, seed=4)

@@ -30,6 +30,7 @@ from lupus.rulebooks import available
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.rules_text import describe
 from lupus.server.catalogue import rulebook_entry
+from lupus.testing.contract import check_narration
 from lupus.village.family import house_rules, shipped_roles
 
 ROOT = Path(__file__).parent / "scenarios"
@@ -50,15 +51,8 @@ def say_menus(narrator: Narrator, view: View) -> None:
 
 def say_everything(game: Game) -> None:
     """The whole game told from every seat and the leader's, in every language, with
-    the menus each view holds now."""
-    book = game.rulebook
-    for lang in book.languages:
-        for seat in [LEADER, *range(game.n)]:
-            view = game.view(seat)
-            narrator = Narrator(book, game.names, lang, strict=True)
-            lines = narrator.lines(view)
-            assert lines, f"{book.id} [{lang}]: seat {seat} is told nothing"
-            say_menus(narrator, view)
+    the menus each view holds now (``lupus.testing``: strictly, nothing told blank)."""
+    check_narration(game)
 
 
 def event(kind: str, audience: frozenset[int] | None, data: dict[str, object]) -> Event:

@@ -22,6 +22,7 @@ from lupus.engine.model import LEADER, Action, Prompt
 from lupus.engine.views import role_facts
 from lupus.families import load, new_game, register_role, unregister_role
 from lupus.narration import Narrator
+from lupus.testing import ConformanceError, check_rulebook
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -226,3 +227,19 @@ def test_his_games_are_narrated_in_every_language_strictly(book_path: str) -> No
                 for prompt in view.prompts:
                     for args in prompt.choices[:2]:
                         assert narrator.choice(prompt.verb, args)
+
+
+@pytest.mark.xfail(
+    raises=ConformanceError,
+    strict=True,
+    reason="a role plugin cannot declare its event kinds yet ('guarding' has no schema, "
+    "so it does not come back from JSON): issue 26, item 1",
+)
+def test_the_rulebook_with_him_passes_the_conformance_check(book_path: str) -> None:
+    """The last step of ``docs/adding-a-role.md``; everything but the schema of his
+    event passes (the check stops at the first rule broken: ``json``)."""
+    try:
+        check_rulebook(book_path, games=8, seed=0)
+    except ConformanceError as error:
+        assert error.rule == "json" and "'guarding'" in str(error), error
+        raise

@@ -15,6 +15,7 @@ from typing import Final
 
 from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
+from lupus.engine.events import EventSpec
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
@@ -24,11 +25,16 @@ from lupus.engine.table import PublicTable, PublicTables, public_table
 from lupus.engine.untrusted import exact_int, kind_of, quoted
 from lupus.engine.views import View
 from lupus.files import printable
+from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
 from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.village.events import EVENTS as VILLAGE_EVENTS
 from lupus.village.family import FAMILY as VILLAGE
+from lupus.village.plugin import ANYONE as ANYONE  # (re-exported: lupus.testing)
+from lupus.village.plugin import PACK as PACK
 from lupus.village.plugin import Role
+from lupus.village.plugin import Verb as Verb
 
 FAMILIES: Final[dict[str, Family]] = {VILLAGE.name: VILLAGE, LUPUSBURG.name: LUPUSBURG}
 
@@ -218,3 +224,14 @@ def register_role(role: Role) -> None:
 def unregister_role(role: Role) -> None:
     """Take back a role ``register_role`` added."""
     VILLAGE.unregister(role)
+
+
+def role_plugins() -> list[Role]:
+    """Every village role plugin, the shipped ones then those registered from outside
+    (what ``lupus.testing`` referees a rulebook's verbs against)."""
+    return list(VILLAGE.roles())
+
+
+def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
+    """The event schema of ``book``'s family: one ``EventSpec`` per event kind."""
+    return LUPUSBURG_EVENTS if family_of(book) is LUPUSBURG else VILLAGE_EVENTS

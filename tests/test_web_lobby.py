@@ -127,6 +127,21 @@ def test_the_card_editor_follows_the_size(server: Server) -> None:
         assert not page.is_disabled("#option-lift_minimum")
 
 
+def test_a_rulebook_without_options_shows_no_empty_options_box(server: Server) -> None:
+    """Under "More settings", maffia and Lupusburg (no options) show no empty "Options"
+    box; werewolf shows its options there."""
+    with browser() as chromium:
+        ann = Phone(chromium, server.http, "Ann", SHOTS)
+        ann.goto("/")
+        page = ann.page
+        page.wait_for_selector("#create")
+        page.click("#create summary")
+        for rules, shown in (("maffia", False), ("lupusburg", False), ("werewolf", True)):
+            page.select_option("#rules", rules)
+            assert page.is_visible("#options-box") is shown, rules
+        assert page.is_visible("#option-captain")
+
+
 def english_only() -> set[str]:
     """Words of the English interface that the Swedish one never uses."""
 

@@ -78,6 +78,8 @@ function createSection(books) {
   );
   const roomLang = h("select", { id: "room-lang", name: "lang" });
   const options = h("div", { id: "options" });
+  // A rulebook without options (maffia, Lupusburg) shows no empty box for them.
+  const optionsBox = h("fieldset", { id: "options-box" }, h("legend", {}, t("options")), options);
   const names = h("textarea", { id: "names", name: "names", rows: 4 });
   const namesRow = h("div", { class: "field", hidden: true }, h("label", { for: "names" }, t("leader_names")), names, namesProblem);
   const hostRow = h("div", { class: "field" }, h("label", { for: "host-name" }, t("your_name")), hostName, nameProblem);
@@ -109,6 +111,7 @@ function createSection(books) {
   function showOptions() {
     const b = book();
     fill(options, optionFields(b));
+    optionsBox.hidden = !options.children.length;
     fill(
       roomLang,
       b.languages.map((code) => h("option", { value: code, lang: code }, languageName(code))),
@@ -236,7 +239,7 @@ function createSection(books) {
     h("fieldset", {}, h("legend", {}, t("cards")), editor.element),
     h("details", {},
       h("summary", {}, t("more_settings")),
-      h("fieldset", {}, h("legend", {}, t("options")), options),
+      optionsBox,
       h("div", { class: "field" }, h("label", { for: "room-lang" }, t("room_language")), roomLang),
       ...timing(
         h("div", { class: "field" }, h("label", { for: "timer-night" }, t("timer_night")), night),

@@ -33,6 +33,7 @@ export class RoomPage {
     this.notice = "";
     this.lastPrompts = "";
     this.skew = 0; // the server's clock minus this phone's, in seconds
+    this.skewTime = null; // the frame's time it was taken from
     this.connection = new Connection(
       () => this.entering,
       (frame) => this.receive(frame),
@@ -194,8 +195,15 @@ export class RoomPage {
         break;
       case "view":
         // How far this phone's clock is from the server's (a phone's may be minutes
-        // off): a deadline is the server's time, counted down on this clock.
-        if (typeof frame.time === "number") this.skew = frame.time - Date.now() / 1000;
+        // off): a deadline is the server's time, counted down on this clock. A
+        // frame's time is when the latest public event was shown, sent to every
+        // phone at once; a frame of this phone's own sent later (its holder tapped)
+        // carries the same time, and taken as the server's clock it would count
+        // this phone's deadline seconds behind its neighbours': only a new time counts.
+        if (typeof frame.time === "number" && frame.time !== this.skewTime) {
+          this.skewTime = frame.time;
+          this.skew = frame.time - Date.now() / 1000;
+        }
         this.merge(frame);
         break;
       case "chat":

@@ -44,6 +44,7 @@ RELAXED: dict[str, object] = {
     "entry_burst": 100_000,
     "entry_rate": 100_000.0,
     "connections_per_client": 10_000,
+    "http_connections_per_client": 10_000,
     "client_message_burst": 100_000,
     "client_message_rate": 100_000.0,
     "client_chat_burst": 100_000,

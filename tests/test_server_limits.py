@@ -480,9 +480,37 @@ def test_a_stalled_body_is_refused(impatient: Server) -> None:
         assert time.monotonic() - began < 5
 
 
+def test_a_table_of_phones_behind_one_router_fits(server: Server) -> None:
+    """Sixteen phones behind one home router are one client: each holds six HTTP
+    connections open (as a browser does for a page's files) and its WebSocket, and all
+    of them are served under the shipped limits (a trial at eight phones found the
+    sixth phone's page blank when HTTP shared the WebSockets' cap)."""
+    address = new_address()
+    phones = 16
+    held = [raw(server, address) for _ in range(6 * phones)]
+    try:
+        for connection in held:
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        for connection in held:
+            assert connection.recv(4096).startswith(b"HTTP/1.1 200")
+
+        async def test() -> None:
+            sockets = [await player(server, address) for _ in range(phones)]
+            for phone in sockets:
+                ref = await phone.send({"type": "ping"})
+                assert (await answers(phone, {ref}))[ref]["type"] == "pong"
+            for phone in sockets:
+                await phone.close()
+
+        asyncio.run(test())
+    finally:
+        for connection in held:
+            connection.close()
+
+
 def test_http_connections_are_capped_per_client(impatient: Server) -> None:
     address = new_address()
-    held = [raw(impatient, address) for _ in range(DEFAULT.connections_per_client)]
+    held = [raw(impatient, address) for _ in range(DEFAULT.http_connections_per_client)]
     try:
         with raw(impatient, address) as extra:
             assert closed_after(extra) < 0.5  # at once, not at the header time-out

@@ -68,7 +68,11 @@ class ServerLimits(BaseModel):
     ``error server_full``, then the connection is closed)."""
     connections_per_client: Count = 32
     """WebSocket connections open at once from one client (``error too_many``, then
-    closed), and HTTP connections open at once from one client (closed at once)."""
+    closed): a phone holds one."""
+    http_connections_per_client: Count = 128
+    """HTTP connections open at once from one client (closed at once). A browser keeps
+    up to six open to a server besides its WebSocket, and a table of phones behind one
+    home router is one client: sixteen phones fit."""
     client_message_burst: Count = 300
     client_message_rate: Rate = 100.0
     """Messages from all of a client's connections together (``slow_down``)."""

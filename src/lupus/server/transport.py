@@ -8,7 +8,7 @@ a connection for as long as its sender likes. Here:
 - a connection has ``header_timeout`` seconds to send a request's line and headers,
   from its opening or the end of the last answer (and to finish a body the answer
   did not read); and one client (an address) has at
-  most ``connections_per_client`` HTTP connections open at once (more are closed at
+  most ``http_connections_per_client`` HTTP connections open at once (more are closed at
   once; a WebSocket is counted by the application instead, once it is one);
 - a WebSocket client has ``frame_timeout`` seconds to finish a frame, or a
   fragmented message, it began.
@@ -44,7 +44,7 @@ def protocols(limits: ServerLimits) -> tuple[type[H11Protocol], type[WebSocketsS
             self._counted = True
             open_by_client[self._key] += 1
             self._header_timer: asyncio.TimerHandle | None = None
-            if open_by_client[self._key] > limits.connections_per_client:
+            if open_by_client[self._key] > limits.http_connections_per_client:
                 self._uncount()
                 transport.close()
                 return

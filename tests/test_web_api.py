@@ -147,3 +147,16 @@ def test_a_finished_games_story_is_told_for_its_replay(server: Server) -> None:
     assert english["events"] == body["events"]
     missing = httpx.get(f"{server.http}/api/games/{room}-9-00000000/story")
     assert missing.status_code == 404
+
+
+def test_a_choice_option_is_offered_in_words() -> None:
+    """A choice's id (``day``) is not shown: the rulebook words each choice, and a
+    label naming no choice is refused at load."""
+    from lupus.rulebooks.schema import OptionSpec
+    from lupus.server.catalogue import rulebook_entry
+
+    entry = rulebook_entry(load("mafia-classic"), "en")
+    spec = entry["option_specs"]["first_phase"]  # type: ignore[index]
+    assert spec["labels"] == {"day": "With a day", "night": "With a night"}
+    with pytest.raises(ValueError, match="names no choice"):
+        OptionSpec(type="choice", default="a", choices=("a",), labels={"en": {"b": "B"}})

@@ -51,11 +51,19 @@ class OptionSpec(_Strict):
     max: float | None = Field(default=None, allow_inf_nan=False)
     choices: tuple[str, ...] = ()
     help: dict[str, str] = Field(default_factory=dict)
+    labels: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="a choice option's choices as a player reads them, per language",
+    )
 
     @model_validator(mode="after")
     def _default_fits(self) -> OptionSpec:
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"min is {self.min:g}, larger than max ({self.max:g})")
+        for lang, labels in self.labels.items():
+            stray = sorted(set(labels) - set(self.choices))
+            if stray:
+                raise ValueError(f"labels.{lang} names no choice of the option: {stray}")
         self.check(self.default, "default")
         return self
 

@@ -90,6 +90,13 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
                 "help": spec.help.get(said)
                 or spec.help.get("en")
                 or next(iter(spec.help.values()), ""),
+                # (each choice in the reader's words, where the rulebook gives them)
+                "labels": {
+                    choice: spec.labels.get(said, {}).get(choice)
+                    or spec.labels.get("en", {}).get(choice)
+                    or choice
+                    for choice in spec.choices
+                },
             }
             for key, spec in book.options.items()
         },

@@ -135,7 +135,7 @@ function optionField(key, spec, value) {
   }
   let input;
   if (spec.type === "choice") {
-    input = h("select", { id }, spec.choices.map((c) => h("option", { value: c }, c)));
+    input = h("select", { id }, spec.choices.map((c) => h("option", { value: c }, spec.labels?.[c] || c)));
     input.value = value;
   } else {
     const step = spec.type === "int" ? 1 : "any";

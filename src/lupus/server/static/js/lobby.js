@@ -130,7 +130,7 @@ function optionLines(page) {
     if (!spec || value === spec.default) continue;
     const help = spec.help || "";
     if (spec.type === "bool") lines.push(value ? t("option_on", { help }) : t("option_off", { help }));
-    else lines.push(t("option_value", { help, value: String(value) }));
+    else lines.push(t("option_value", { help, value: spec.labels?.[value] || String(value) }));
   }
   if (!lines.length) return null;
   return h("div", { class: "room-options", id: "room-options" }, h("h4", {}, t("options")), h("ul", {}, lines.map((line) => h("li", {}, line))));

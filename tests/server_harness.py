@@ -253,3 +253,16 @@ async def players(server: Server, count: int) -> AsyncIterator[list[Player]]:
         for player in made:
             with contextlib.suppress(Exception):
                 await player.close()
+
+
+async def host_of(server: Server, created: dict[str, Any]) -> Player:
+    """The room's host, in it, with its lobby read."""
+    host = await Player(server).connect()
+    await host.rejoin(created["room"], created["host_token"])
+    await host.until("lobby")
+    return host
+
+
+async def ask(player: Player, **message: Any) -> dict[str, Any]:
+    """A message and its answer (``ack`` or ``error``)."""
+    return await player.answer(await player.send(message))

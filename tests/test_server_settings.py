@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server_harness import RELAXED, Player, Server
+from tests.server_harness import RELAXED, Player, Server, ask, host_of
 
 from lupus.families import load
 from lupus.server.store import SQLiteStore
@@ -46,19 +46,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield started
     finally:
         started.stop()
-
-
-async def host_of(server: Server, created: dict[str, Any]) -> Player:
-    """The room's host, in it, with its lobby read."""
-    host = await Player(server).connect()
-    await host.rejoin(created["room"], created["host_token"])
-    await host.until("lobby")
-    return host
-
-
-async def ask(player: Player, **message: Any) -> dict[str, Any]:
-    """A message and its answer (``ack`` or ``error``)."""
-    return await player.answer(await player.send(message))
 
 
 async def settings(player: Player, **fields: Any) -> dict[str, Any]:

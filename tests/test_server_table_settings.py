@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.server_harness import Player, Server
+from tests.server_harness import Player, Server, ask, host_of
 from tests.test_server_settings import play_out
 
 ROOM: dict[str, Any] = {
@@ -29,17 +29,6 @@ ROOM: dict[str, Any] = {
     "bot_delay": 0.0,
     "timers": "off",
 }
-
-
-async def host_of(server: Server, created: dict[str, Any]) -> Player:
-    host = await Player(server).connect()
-    await host.rejoin(created["room"], created["host_token"])
-    await host.until("lobby")
-    return host
-
-
-async def ask(player: Player, **message: Any) -> dict[str, Any]:
-    return await player.answer(await player.send(message))
 
 
 def names(lobby: dict[str, Any]) -> list[str | None]:

@@ -123,7 +123,8 @@ def snoop_rulebook(folder: Path) -> Path:
         "[roles.seer]\n", '[roles.snoop]\nfaction = "villagers"\nmax = 1\n\n[roles.seer]\n', 1
     )
     names = 'snoop = "Snoop"\n"one.snoop" = "Snoop"\n"many.snoop" = "Snoops"\n'
-    text = text.replace("[names.en]\n", "[names.en]\n" + names, 1)
+    for lang in ("en", "sv"):  # (every language tit-albert offers names every card)
+        text = text.replace(f"[names.{lang}]\n", f"[names.{lang}]\n" + names, 1)
     path = folder / "snoop.toml"
     path.write_text(text, "utf-8")
     return path

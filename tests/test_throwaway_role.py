@@ -92,6 +92,12 @@ def bodyguard_rulebook(folder: Path) -> Path:
         '"one.bodyguard" = "Bodyguard"\n"many.bodyguard" = "Bodyguards"\n',
         1,
     )
+    text = text.replace(  # (every language werewolf offers names every card)
+        'seer = "Siaren"\n',
+        'seer = "Siaren"\nbodyguard = "Livvakten"\n'
+        '"one.bodyguard" = "livvakt"\n"many.bodyguard" = "livvakter"\n',
+        1,
+    )
     path = folder / "werewolf-bodyguard.toml"
     path.write_text(text, "utf-8")
     return path

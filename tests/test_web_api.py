@@ -67,9 +67,18 @@ def test_rulebooks_are_named_in_the_readers_language(server: Server) -> None:
     assert maffia["lang"] == "sv"
     assert maffia["roles"]["detective"]["name"] == load("maffia").name("detective", "sv")
     assert maffia["roles"]["mafia"]["about"]
+    for rid in ("werewolf", "tit-albert"):  # (Swedish too: its names, help and rule)
+        book = next(book for book in swedish if book["id"] == rid)
+        assert book["lang"] == "sv", rid
+        assert book["roles"]["seer"]["name"] == load(rid).name("seer", "sv"), rid
+        assert book["roles"]["seer"]["about"] == load(rid).text["sv"]["about.seer"], rid
+        assert book["option_specs"]["captain"]["help"] == load(rid).options["captain"].help["sv"]
     werewolf = next(book for book in swedish if book["id"] == "werewolf")
-    assert werewolf["lang"] == "en"  # the rulebook has no Swedish names
-    assert werewolf["option_specs"]["captain"]["help"].startswith("Elect a Captain")
+    assert werewolf["roles"]["seer"]["name"] == "Siaren"
+    assert werewolf["minimum"]["rule"].startswith("Den minsta uppsättningen")
+    classic = next(book for book in swedish if book["id"] == "mafia-classic")
+    assert classic["lang"] == "en"  # the rulebook has no Swedish names
+    assert classic["name"] == load("mafia-classic").name("rulebook", "en")
     assert [book["id"] for book in swedish] == available()
 
 

@@ -51,7 +51,8 @@ def describe(book: Rulebook, lang: str | None = None, *, strict: bool = False) -
     minimum = book.minimum
     if minimum is not None:  # a rule of the seed, and the house rules that lift it
         lift = t("rules_minimum_lift", option=minimum.lifted_by) if minimum.lifted_by else ""
-        out.append(t("rules_minimum", rule=minimum.rule, players=minimum.players, lift=lift))
+        rule = book.minimum_rule(text.lang)
+        out.append(t("rules_minimum", rule=rule, players=minimum.players, lift=lift))
     out += ["", t("rules_roles")]
     for role in roles(book, text):
         most = t("rules_most", count=role["max"]) if role["max"] else ""
@@ -105,7 +106,9 @@ def explained(book: Rulebook, lang: str | None = None) -> dict[str, object]:
         # (the house rule that lifts it is explained among the options, in words)
         "minimum": None
         if minimum is None
-        else t("rules_minimum", rule=minimum.rule, players=minimum.players, lift=""),
+        else t(
+            "rules_minimum", rule=book.minimum_rule(text.lang), players=minimum.players, lift=""
+        ),
         "headings": {
             "roles": t("rules_roles"),
             "order": t("rules_order"),

@@ -337,6 +337,15 @@ class Rulebook(_Strict):
         table = self.names.get(lang or self.language) or self.names[self.language]
         return table.get(key, key)
 
+    def minimum_rule(self, lang: str | None = None) -> str:
+        """The seed's minimum configuration in words, in ``lang``: the rulebook's
+        ``minimum_rule`` text of that language, else ``minimum.rule`` as the seed states
+        it (the refusal of a game below the minimum quotes that one)."""
+        if self.minimum is None:
+            return ""
+        said = self.text.get(lang or self.language, {}).get("minimum_rule")
+        return said or self.minimum.rule
+
     def tagged(self, tag: str) -> frozenset[str]:
         return frozenset(r for r, spec in self.roles.items() if tag in spec.tags)
 

@@ -55,7 +55,7 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
             # (the cards a deck needs: the home page applies the house rule that lifts
             # the minimum, and says so, for a smaller table or deck)
             "cards": dict(book.minimum.cards),
-            "rule": book.minimum.rule,
+            "rule": book.minimum_rule(said),
             "lifted_by": book.minimum.lifted_by,
         },
         "roles": {

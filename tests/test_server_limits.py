@@ -841,7 +841,10 @@ FRAMES = {
     "deep": ('{"id": 1, "x": ' + '[{"a": [' * 600)[:4096],
 }
 async def flood(frame):
-    async with websockets.connect(sys.argv[1], local_addr=(sys.argv[2], 0)) as socket:
+    # (a generous handshake: the first connections flood while the last ones open)
+    async with websockets.connect(
+        sys.argv[1], local_addr=(sys.argv[2], 0), open_timeout=60
+    ) as socket:
         async def read():
             async for _ in socket:
                 pass

@@ -307,9 +307,8 @@ def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
 def freeze_values(data: dict[str, object]) -> None:
     """Make every value of ``data`` read-only, in place (``frozen``): the ledger's way
     with the data an event is recorded with, which it owns."""
-    for value in data.values():  # (most events hold scalars only: read, not rebuilt)
-        kind = type(value)
-        if kind is not int and kind is not str and value is not None and kind is not bool:
+    for value in data.values():  # (most hold scalars only: read, not rebuilt)
+        if not scalar(value):
             break
     else:
         return
@@ -320,8 +319,7 @@ def freeze_values(data: dict[str, object]) -> None:
 def frozen(value: object) -> object:
     """``value`` made read-only: mappings as read-only proxies, lists and sets as tuples
     and frozensets (their items too); numbers, strings and None as they are."""
-    kind = type(value)
-    if kind is int or kind is str or value is None or kind is bool or kind is float:
+    if scalar(value):
         return value
     if isinstance(value, list):
         for item in value:

@@ -132,7 +132,7 @@ class Client:
         self._narrator: Narrator | None = None
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
-        self.refused = 0  # what the frames refused for their rate in a row counted
+        self.refused = 0  # what its frames refused for their rate counted since a message
         # The digest of the token this spectator's connection watches by as the room's
         # narrator (``narrating``): closed once the host chooses another.
         self.narrator_key: str | None = None

@@ -853,6 +853,10 @@ async def flood(frame):
         try:
             while time.monotonic() < began + 10:
                 await socket.send(frame)
+                # (a send with room in the buffer does not yield: without this the first
+                # connection starves the others' handshakes and its own reader, which
+                # would see the server close it)
+                await asyncio.sleep(0)
             return "open"
         except websockets.ConnectionClosed:
             return f"closed:{time.monotonic() - began:.1f}"

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from lupus.engine.deal import composition
+from lupus.engine.game import view_of
 from lupus.engine.model import LEADER, PUBLIC
-from lupus.engine.views import view_of
 from lupus.families import load
 from lupus.rulebooks import available
 from lupus.sim.config import SimConfig

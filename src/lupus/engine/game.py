@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final
 
 from lupus.engine import draw
 from lupus.engine.errors import IllegalAction, RulebookError
+from lupus.engine.ledger import Ledger
 from lupus.engine.limits import MAX_SHOWN
 from lupus.engine.model import (
     LEADER,
@@ -36,7 +37,7 @@ from lupus.engine.model import (
 from lupus.engine.options import resolved
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, exact_args, few, quoted
-from lupus.engine.views import Ledger, PublicSetup, View, view_of
+from lupus.engine.views import NO_PROMPTS, PublicSetup, View, seat_view
 from lupus.rulebooks import reference
 from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
 
@@ -384,12 +385,22 @@ class Game:
         >>> [event.kind for event in game.view(2).events][-3:]  # a villager's: no vision
         ['night', 'wake', 'wake']
         """
-        return view_of(self, self.check_seat(seat))
+        return self.seen(self.check_seat(seat))
+
+    def seen(self, seat: int) -> View:
+        """``view`` of a seat already checked (the simulator's path)."""
+        prompts = NO_PROMPTS if seat == PUBLIC else self.prompts_of(seat)
+        acted = self.acted[seat] if seat >= 0 else 0
+        over = self.outcome is not None
+        return seat_view(
+            self.ledger, seat, self.public, self.phase, self.number, prompts, over,
+            self.state_id, acted,
+        )  # fmt: skip
 
     def public_view(self) -> View:
         """What anyone may know: a spectator's view (seat ``PUBLIC``), the public
         events alone and nothing to decide."""
-        return view_of(self, PUBLIC)
+        return self.seen(PUBLIC)
 
     def to_scenario(self) -> dict[str, object]:
         """The scenario-file object (docs/scenarios.md) that ``lupus replay`` replays to
@@ -466,3 +477,8 @@ def listed(args: Args, choices: tuple[Args, ...]) -> bool:
         if listed_choice == given:
             return all(type(a) is type(b) for a, b in zip(given, listed_choice, strict=True))
     return False
+
+
+def view_of(game: Game, seat: int) -> View:
+    """``game.view`` of a seat already checked (``Game.seen``)."""
+    return game.seen(seat)

@@ -7,7 +7,7 @@ the game calls these hooks, and checks every action against ``prompts_for`` befo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Generic
+from typing import ClassVar, Generic, Protocol
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
@@ -15,10 +15,16 @@ from typing_extensions import TypeVar
 from lupus.engine.errors import IllegalAction
 from lupus.engine.model import Action, Prompt
 
-if TYPE_CHECKING:
-    from lupus.engine.game import Game
 
-G = TypeVar("G", bound="Game", default="Game")
+class Host(Protocol):
+    """What the base step reads of its game (``lupus.engine.game.Game`` is one): named
+    here so that this module does not import the game, which imports it. A family's
+    steps take their own game class (``Step[VillageGame]``) and read all of it."""
+
+    def actor_name(self, actor: int) -> str: ...
+
+
+G = TypeVar("G", bound=Host, default=Host)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
@@ -31,7 +37,7 @@ class Step(Generic[G]):
     says: the game checks every action against the prompts before ``act`` sees it.
 
     ``G`` is the game family the step belongs to (``Step[VillageGame]``), so that its
-    hooks receive the game already typed; a bare ``Step`` is a ``Step[Game]``.
+    hooks receive the game already typed; a bare ``Step`` knows only the ``Host`` of its game.
     """
 
     id: ClassVar[str] = "step"  # (class-level: read from an outside subclass too)

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, final
 
+from lupus.engine.ledger import oldest_first
 from lupus.engine.model import Event, Value, seal
-from lupus.engine.views import View, oldest_first, role_facts
+from lupus.engine.views import View, role_facts
 
 NIGHT: Final = "night"
 

@@ -9,27 +9,22 @@ every event.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar, Final, final
+from typing import ClassVar, Final, Protocol, final
 
 from lupus.engine.errors import RulebookError
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
-from lupus.engine.interned import SOLO, alone
+from lupus.engine.ledger import Chain, Ledger, links, merged
 from lupus.engine.model import (
     LEADER,
     PUBLIC,
-    READ_ONLY,
     Event,
     Prompt,
     Value,
-    freeze_values,
     seal,
 )
 from lupus.engine.untrusted import bounded
 from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book
-
-if TYPE_CHECKING:
-    from lupus.engine.game import Game
 
 
 @final
@@ -67,11 +62,6 @@ class PublicSetup(Value):
         if found is None:
             raise RulebookError(f"{bounded(self.rulebook)}: the rules of this game are gone")
         return found
-
-
-Chain = Event | None
-"""A list of the ledger as its newest event (None: no event): each event names the one
-filed before it in the same list (``Event.before``)."""
 
 
 @final
@@ -337,166 +327,43 @@ def event_json(event: Event) -> dict[str, object]:
     return to_json(event)
 
 
-class Ledger:
-    """Every event in order, and what each seat may see of them.
-
-    Events are filed by audience as they are recorded: a public event in the public
-    chain, an event told to one seat in that seat's chain, and an event told to several
-    (the leader's record, with its whole audience) once for each of them, as told to
-    him alone: nothing filed for a seat names who else was told. Every event is
-    numbered within its holder's list (``Event.seq``), so that neither the audience nor
-    a gap tells a seat of what it may not know. A chain is its newest event, each event
-    naming the one before it (``Event.before``): a view keeps its seat's two chains as
-    they stood, immutable, never the ledger; a seat's counts are its chains' lengths.
-    """
-
-    def __init__(self, seats: int, scalar: frozenset[str] = frozenset()) -> None:
-        # The kinds whose data hold numbers and texts only (``events.scalar_kinds``):
-        # recorded as they come, with no look at their values.
-        self.scalar: Final = scalar
-        self.all: list[Event] = []  # every event in order: the leader's and the game's
-        self.public: Chain = None
-        self.npublic = 0
-        self.private: list[Chain] = [None] * seats
-        self.nprivate: list[int] = [0] * seats
-
-    def record(
-        self,
-        kind: str,
-        audience: frozenset[int] | None,
-        data: dict[str, object],
-        phase: str,
-        number: int,
-    ) -> None:
-        """Record an event, whose ``data`` the ledger takes (made read-only in place)."""
-        if kind not in self.scalar:
-            freeze_values(data)
-        shared = READ_ONLY(data)
-        everything = self.all
-        if audience is None:
-            event = Event(kind, None, shared, phase, number, self.npublic, self.public)
-            self.public = event
-            self.npublic += 1
-            everything.append(event)
-            return
-        private = self.private
-        seat = SOLO.get(audience, -1)
-        if 0 <= seat < len(private):  # told to one seat: his is the leader's record too
-            count = self.nprivate[seat]
-            event = Event(
-                kind, audience, shared, phase, number, self.npublic + count, private[seat]
-            )
-            private[seat] = event
-            self.nprivate[seat] = count + 1
-            everything.append(event)
-            return
-        everything.append(Event(kind, audience, shared, phase, number, len(everything)))
-        for member in audience:  # (each member's chain apart: any order)
-            if 0 <= member < len(private):
-                count = self.nprivate[member]
-                told = alone(member)
-                seq = self.npublic + count
-                private[member] = Event(kind, told, shared, phase, number, seq, private[member])
-                self.nprivate[member] = count + 1
-
-    def counts_before(self, seat: int, cut: int) -> tuple[int, int]:
-        """How many public events and events told to ``seat`` (a seat or PUBLIC) came
-        before the ledger's place ``cut``."""
-        public = private = 0
-        for event in self.all[:cut]:
-            audience = event.audience
-            if audience is None:
-                public += 1
-            elif seat >= 0 and seat in audience:
-                private += 1
-        return public, private
-
-
-def links(chain: Chain, count: int, keep: int) -> Chain:
-    """The chain of ``count`` events cut to its first ``keep`` (the older ones)."""
-    while count > keep and chain is not None:
-        chain = chain.before
-        count -= 1
-    return chain
-
-
 NO_PROMPTS: Final[tuple[Prompt, ...]] = ()
 
 
-def oldest_first(chain: Chain, count: int, start: int) -> list[Event]:
-    """Events ``start`` to ``count`` of a chain of ``count``, oldest first."""
-    out: list[Event] = []
-    while count > start and chain is not None:
-        out.append(chain)
-        chain = chain.before
-        count -= 1
-    out.reverse()
-    return out
-
-
-def merged(
-    public: Chain,
-    npublic: int,
-    private: Chain,
-    nprivate: int,
-    public_from: int = 0,
-    private_from: int = 0,
-) -> tuple[Event, ...]:
-    """A seat's public and private events from the ``public_from``-th and
-    ``private_from``-th on, merged in the order it saw them: an event told to it is
-    numbered among everything it may see, so the public events before it are its
-    number less its place among the private ones."""
-    publics = oldest_first(public, npublic, public_from)
-    if nprivate <= private_from:
-        return tuple(publics)
-    out: list[Event] = []
-    taken = public_from  # public events taken so far
-    place = private_from
-    for event in oldest_first(private, nprivate, private_from):
-        before = event.seq - place
-        while taken < before:
-            out.append(publics[taken - public_from])
-            taken += 1
-        out.append(event)
-        place += 1
-    out.extend(publics[taken - public_from :])
-    return tuple(out)
-
-
-def view_of(game: Game, seat: int) -> View:
-    """``game.view`` of a seat already checked (the simulator's path)."""
-    ledger = game.ledger
+def seat_view(
+    ledger: Ledger,
+    seat: int,
+    setup: PublicSetup,
+    phase: str,
+    number: int,
+    prompts: tuple[Prompt, ...],
+    over: bool,
+    state_id: int,
+    acted: int,
+) -> View:
+    """What a checked ``seat`` (a seat, LEADER or PUBLIC) may know now, from the game's
+    ledger and its state: ``Game.view``'s work, given the parts it reads so that this
+    module never needs the game itself. ``state_id`` is the game's (the leader's);
+    ``acted`` is how many decisions the seat has made."""
+    if seat == LEADER:  # (rare: a copy of the whole ledger)
+        shown = tuple(ledger.all)
+        return View(seat, setup, phase, number, shown, prompts, over, state_id, None, len(shown))
     private: Chain = None
     nprivate = 0
-    if seat == LEADER:  # (rare: a copy of the whole ledger)
-        return View(
-            seat,
-            game.public,
-            game.phase,
-            game.number,
-            tuple(ledger.all),
-            game.prompts_of(seat),
-            game.outcome is not None,
-            game.state_id,
-            None,
-            len(ledger.all),
-        )
+    public, npublic = ledger.public, ledger.npublic
     if seat == PUBLIC:  # a spectator's: the public events, nothing to decide
-        public, npublic, prompts = ledger.public, ledger.npublic, NO_PROMPTS
         state_id = npublic
     else:
-        public, npublic = ledger.public, ledger.npublic
         private, nprivate = ledger.private[seat], ledger.nprivate[seat]
-        state_id = npublic + nprivate + game.acted[seat]
-        prompts = game.prompts_of(seat)
+        state_id = npublic + nprivate + acted
     return View(
         seat,
-        game.public,
-        game.phase,
-        game.number,
+        setup,
+        phase,
+        number,
         None,
         prompts,
-        game.outcome is not None,
+        over,
         state_id,
         public,
         npublic,
@@ -505,7 +372,19 @@ def view_of(game: Game, seat: int) -> View:
     )
 
 
-def view_before(game: Game, seat: int, cut: int) -> View:
+class Recorded(Protocol):
+    """What a past view reads of its game (``lupus.engine.game.Game`` is one): named
+    here so that this module does not import the game, which imports it."""
+
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def public(self) -> PublicSetup: ...
+    @property
+    def acted(self) -> list[int]: ...
+
+
+def view_before(game: Recorded, seat: int, cut: int) -> View:
     """What ``seat`` (a seat, LEADER or PUBLIC) could know just before the event at
     place ``cut`` of the ledger: its events before it, nothing to decide.
 

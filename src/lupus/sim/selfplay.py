@@ -15,7 +15,6 @@ from lupus.engine.deal import seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
-from lupus.engine.views import view_of
 from lupus.families import family_of, rulebook
 from lupus.rulebooks.schema import Rulebook
 from lupus.sim.config import SimConfig, Tally
@@ -109,8 +108,8 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         # least), is closed, as a server's timer would.
         stalled = budget > STALL_AFTER and step is not None and step.stalled(game)
         if seat is not None and budget <= patience and not stalled:
-            # (``view_of``: the seat comes from the game itself, nothing to check)
-            game.apply(bots[seat].act(view_of(game, seat), rng))
+            # (``seen``: the seat comes from the game itself, nothing to check)
+            game.apply(bots[seat].act(game.seen(seat), rng))
         else:
             game.apply(TIMER)
         actions += 1

@@ -10,10 +10,9 @@ from lupus.bots.kinds import make_bot
 from lupus.engine.errors import IllegalAction
 from lupus.engine.event_json import from_json, to_json
 from lupus.engine.events import check
-from lupus.engine.game import Game
+from lupus.engine.game import Game, view_of
 from lupus.engine.model import LEADER, Action
 from lupus.engine.untrusted import bounded
-from lupus.engine.views import view_of
 from lupus.families import event_specs
 from lupus.testing.errors import Broken
 from lupus.testing.playing import Refused

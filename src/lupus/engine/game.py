@@ -19,24 +19,21 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from lupus.engine import draw
+from lupus.engine.admission import admitted, wrong_args
 from lupus.engine.errors import IllegalAction, RulebookError
 from lupus.engine.ledger import Ledger
-from lupus.engine.limits import MAX_SHOWN
 from lupus.engine.model import (
     LEADER,
     PUBLIC,
     Action,
-    Args,
     Death,
     Event,
     Outcome,
     Prompt,
-    malformed_action,
-    well_formed,
 )
 from lupus.engine.options import resolved
 from lupus.engine.step import Step
-from lupus.engine.untrusted import bounded, exact_args, few, quoted
+from lupus.engine.untrusted import bounded, quoted
 from lupus.engine.views import NO_PROMPTS, PublicSetup, View, seat_view
 from lupus.rulebooks import reference
 from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
@@ -284,72 +281,24 @@ class Game:
         >>> game.waiting()  # the werewolves' turn
         [0]
         """
-        if type(action) is not Action or not well_formed(action, self.n):
-            raise IllegalAction(malformed_action(action, self.n) or "that is not an action")
-        assert isinstance(action, Action)
         step = self.step
-        if self.outcome is not None or step is None:
-            raise IllegalAction("the game is over")
-        actor, verb = action.actor, action.verb
-        if actor == LEADER:
-            if verb != "close":
-                raise IllegalAction(f"the game leader can only close a step, not {bounded(verb)}")
-            if action.args:
-                raise IllegalAction("the game leader closes the step, without choosing anything")
-            step.close(self)
-        else:
-            if not 0 <= actor < self.n:
-                raise IllegalAction(f"there is no player number {actor}")
-            mine = step.prompts_for(self, actor)
-            for prompt in mine:
-                if prompt.verb == verb:
-                    break
+        checked = admitted(self, self.n, None if self.outcome is not None else step, action)
+        if step is not None:  # (``admitted`` refused every action of a game over)
+            actor = checked.actor
+            if actor == LEADER:
+                step.close(self)
             else:
-                reason = step.refusal(self, action) if mine else None
-                raise IllegalAction(reason or self._refusal(action, mine))
-            args = action.args
-            if prompt.unordered:  # (sorting needs ints and strings)
-                if not exact_args(args):
-                    raise IllegalAction(self._bad_args(action, prompt))
-                args = prompt.normalize(args)
-            if not listed(args, prompt.choices):
-                reason = step.refusal(self, action)
-                raise IllegalAction(reason or self._bad_args(action, prompt))
-            # The step records the action as the prompt lists it (a pair in order).
-            step.act(self, action if args is action.args else Action(actor, verb, args))
-            step.forget_prompts()
-            self.acted[actor] += 1
+                step.act(self, checked)
+                step.forget_prompts()
+                self.acted[actor] += 1
+        assert isinstance(action, Action)  # (``admitted`` checked it; kept as given)
         self.history.append(action)
         self.state_id += 1
         self._advance()
 
-    def _refusal(self, action: Action, mine: Sequence[Prompt]) -> str:
-        who = self.actor_name(action.actor)
-        if not mine:
-            return f"{who} has nothing to do now"
-        verbs = ", ".join(sorted({p.verb for p in mine}))
-        return f"{who} cannot {bounded(action.verb)} now (possible now: {verbs})"
-
-    def _bad_args(self, action: Action, prompt: Prompt) -> str:
-        who = self.actor_name(action.actor)
-        verb = action.verb
-        # (as plain objects: compiled, reading an ``Args`` item checks its type, and a
-        # refused action's arguments may be of any type)
-        raw: tuple[object, ...] = action.args
-        given = few([self.given(a, verb) for a in raw[:MAX_SHOWN]], len(raw)) or "nothing"
-        if len(prompt.choices) > 12:
-            return f"{who} cannot {action.verb} {given} now"
-        allowed = "; ".join(
-            ", ".join(self.arg_name(a, verb) for a in c) or "-" for c in prompt.choices
-        )
-        return f"{who} cannot {action.verb} {given} now (choices: {allowed})"
-
-    def given(self, arg: object, verb: str) -> str:
-        """An argument a client sent, as an error message names it (safely)."""
-        if type(arg) is int and -(10**9) < arg < 10**9:
-            assert isinstance(arg, int)
-            return self.arg_name(arg, verb)
-        return bounded(arg)
+    def bad_args(self, action: Action, prompt: Prompt) -> str:
+        """Why an action's arguments are refused, in words (a family may word its own)."""
+        return wrong_args(self, action, prompt)
 
     def actor_name(self, actor: int) -> str:
         return "the game leader" if actor == LEADER else self.names[actor]
@@ -459,24 +408,6 @@ IDLE_PHASES: Final = 100
 """How many phases in a row may pass without waiting on anyone before the game gives up
 on its rulebook: every playable rulebook asks someone something at least every night
 or day, while one whose steps never wait would lay out phases forever."""
-
-
-def listed(args: Args, choices: tuple[Args, ...]) -> bool:
-    """Whether ``args`` is one of ``choices``, with exactly its types. Most actions hand
-    back one of the very tuples their prompt listed: those are found by identity,
-    before any comparison; an equal tuple must also hold the same types (``2.0 == 2``
-    and ``True == 1``, but a prompt lists ints and strings only)."""
-    for choice in choices:
-        if choice is args:
-            return True
-    # Items as plain objects: compiled, reading an ``Args`` item checks its type, and a
-    # client's arguments may be of any type.
-    given: tuple[object, ...] = args
-    for choice in choices:
-        listed_choice: tuple[object, ...] = choice
-        if listed_choice == given:
-            return all(type(a) is type(b) for a, b in zip(given, listed_choice, strict=True))
-    return False
 
 
 def view_of(game: Game, seat: int) -> View:

@@ -387,33 +387,6 @@ class Outcome(Value):
         self.scores: Final[Mapping[int, int]] = READ_ONLY({} if scores is None else dict(scores))
 
 
-def well_formed(action: Action, seats: int) -> bool:
-    """Whether an action's parts have exactly the types a prompt lists (the fast check
-    ``apply`` runs on every action; ``malformed_action`` says why not)."""
-    actor = action.actor
-    if type(actor) is not int or not (actor == LEADER or 0 <= actor < seats):
-        return False
-    if type(action.verb) is not str:
-        return False
-    # Its arguments' types are checked against the prompt's choices (``listed``).
-    return type(action.args) is tuple
-
-
-def malformed_action(action: object, seats: int) -> str | None:
-    """Why ``action`` is not even an action of this game, in words a player understands
-    (None: well formed). Types are exact: a prompt lists ints and strings, and
-    ``2.0 == 2`` or ``True == 1`` must not let a float or a bool through to a step."""
-    if type(action) is not Action:
-        return "that is not an action"
-    assert isinstance(action, Action)
-    actor = action.actor
-    args: object = action.args  # (compiled, an ``Args`` item is type-checked when read)
-    problem = parts_problem(actor, action.verb, args)
-    if problem is None and not (actor == LEADER or 0 <= actor < seats):
-        problem = f"there is no player number {bounded(actor)}"
-    return problem
-
-
 def _write_once(value: object, name: str, item: object) -> None:
     """Pure Python's stand-in for compiled ``Final`` fields: a slot is set once, by the
     constructor (or, for a view's memo, when first read), and never again."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Final, cast, final
 
+from lupus.engine.admission import given
 from lupus.engine.counting import count_cards
 from lupus.engine.draw import shuffle
 from lupus.engine.errors import IllegalAction, SetupError
@@ -146,21 +147,21 @@ class LupusburgGame(Game):
             return str(arg)  # a coin, not a seat
         return super().arg_name(arg, verb)
 
-    def _bad_args(self, action: Action, prompt: Prompt) -> str:
+    def bad_args(self, action: Action, prompt: Prompt) -> str:
         verb = action.verb
         if verb not in ("bet", "keep"):
-            return super()._bad_args(action, prompt)
+            return super().bad_args(action, prompt)
         who = self.actor_name(action.actor)
         args: tuple[object, ...] = action.args  # (of any type: compiled, read as objects)
         one = len(args) == 1 and isinstance(args[0], int) and not isinstance(args[0], bool)
         allowed = [int(c[0]) for c in prompt.choices]
         if verb == "bet":
-            given = f"on {self.given(args[0], verb)}" if one else "without naming one player"
+            shown = f"on {given(self, args[0], verb)}" if one else "without naming one player"
             targets = ", ".join(self.names[t] for t in allowed)
-            return f"{who} cannot bet {given} now (bet on one of {targets})"
-        given = self.given(args[0], verb) if one else "without naming one coin"
+            return f"{who} cannot bet {shown} now (bet on one of {targets})"
+        shown = given(self, args[0], verb) if one else "without naming one coin"
         coins = ", ".join(str(c) for c in allowed)
-        return f"{who} cannot keep {given} now (keep one of the coins drawn: {coins})"
+        return f"{who} cannot keep {shown} now (keep one of the coins drawn: {coins})"
 
     def parse_target(self, verb: str, text: str) -> int:
         if verb not in HOUSE_VERBS:

@@ -35,7 +35,6 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
     {
         "lupus.cli.balance",
         "lupus.cli.simulate",
-        "lupus.server.catalogue.rulebook_entry",
         "lupus.server.clients.Client.send_view",
         "lupus.server.hub.Hub.dispatch",
         "lupus.server.protocol.frame_id",

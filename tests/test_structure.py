@@ -38,7 +38,6 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
         "lupus.server.clients.Client.send_view",
         "lupus.server.hub.Hub.dispatch",
         "lupus.server.protocol.frame_id",
-        "lupus.server.settings.check_settings",
         "lupus.server.transport.protocols",
         "lupus.sim.balance.searching.search",
         "lupus.village.game.VillageGame.__init__",

@@ -36,7 +36,6 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
         "lupus.cli.balance",
         "lupus.cli.simulate",
         "lupus.server.clients.Client.send_view",
-        "lupus.server.hub.Hub.dispatch",
         "lupus.server.protocol.frame_id",
         "lupus.server.transport.protocols",
         "lupus.sim.balance.searching.search",

@@ -38,6 +38,7 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
         "lupus.server.clients.Client.send_view",
         "lupus.server.protocol.frame_id",
         "lupus.server.transport.protocols",
+        "lupus.server.transport.websocket_protocol",
         "lupus.sim.balance.searching.search",
         "lupus.village.game.VillageGame.__init__",
     }

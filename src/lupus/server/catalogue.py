@@ -48,16 +48,7 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         "languages": list(book.languages),
         "lang": said,
         "compositions": book.compositions,
-        "minimum": None
-        if book.minimum is None
-        else {
-            "players": book.minimum.players,
-            # (the cards a deck needs: the home page applies the house rule that lifts
-            # the minimum, and says so, for a smaller table or deck)
-            "cards": dict(book.minimum.cards),
-            "rule": book.minimum_rule(said),
-            "lifted_by": book.minimum.lifted_by,
-        },
+        "minimum": minimum_entry(book, said),
         "roles": {
             rid: {
                 "name": book.name(rid, said),
@@ -80,26 +71,47 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         "night_steps": sorted({*book.night.first, *book.night.later, *book.night.preparation}),
         # At one table, how many taps every living phone gives each night step.
         "table_taps": dict(book.table.taps),
-        "option_specs": {
-            key: {
-                "type": spec.type,
-                "default": spec.default,
-                "min": spec.min,
-                "max": spec.max,
-                "choices": list(spec.choices),
-                "help": spec.help.get(said)
-                or spec.help.get("en")
-                or next(iter(spec.help.values()), ""),
-                # (each choice in the reader's words, where the rulebook gives them)
-                "labels": {
-                    choice: spec.labels.get(said, {}).get(choice)
-                    or spec.labels.get("en", {}).get(choice)
-                    or choice
-                    for choice in spec.choices
-                },
-            }
-            for key, spec in book.options.items()
-        },
+        "option_specs": option_specs(book, said),
+    }
+
+
+def minimum_entry(book: Rulebook, said: str) -> dict[str, object] | None:
+    """The rulebook's smallest table in ``said`` (``rulebook_entry``'s ``minimum``)."""
+    return (
+        None
+        if book.minimum is None
+        else {
+            "players": book.minimum.players,
+            # (the cards a deck needs: the home page applies the house rule that lifts
+            # the minimum, and says so, for a smaller table or deck)
+            "cards": dict(book.minimum.cards),
+            "rule": book.minimum_rule(said),
+            "lifted_by": book.minimum.lifted_by,
+        }
+    )
+
+
+def option_specs(book: Rulebook, said: str) -> dict[str, object]:
+    """Each option as a room form shows it, in ``said`` (``rulebook_entry``)."""
+    return {
+        key: {
+            "type": spec.type,
+            "default": spec.default,
+            "min": spec.min,
+            "max": spec.max,
+            "choices": list(spec.choices),
+            "help": spec.help.get(said)
+            or spec.help.get("en")
+            or next(iter(spec.help.values()), ""),
+            # (each choice in the reader's words, where the rulebook gives them)
+            "labels": {
+                choice: spec.labels.get(said, {}).get(choice)
+                or spec.labels.get("en", {}).get(choice)
+                or choice
+                for choice in spec.choices
+            },
+        }
+        for key, spec in book.options.items()
     }
 
 

@@ -271,34 +271,11 @@ class Hub:
         if isinstance(message, HOST_ONLY) and not client.host:
             raise ProtocolError("not_host", "host_only")
         if isinstance(message, Act):
-            actor, state_id = client.seat, message.state_id
-            if message.seat is not None:
-                if actor != LEADER:
-                    raise ProtocolError("not_allowed", "leader_acts_for_seat")
-                actor, state_id = message.seat, leaders_answer(room, message.seat, state_id)
-            if actor is None:
-                raise ProtocolError("not_allowed", "spectators_watch")
-            if actor >= 0 and message.seat is None:
-                room.presence.acted(actor)  # (a person's own decision: he is here)
-            room.submit(actor, message.verb, list(message.args), state_id)
+            self.act(client, room, message)
         elif isinstance(message, Close):
-            if not client.host:
-                raise ProtocolError("not_host", "host_closes")
-            # Checked against the view the host was shown. While the pacing holds the
-            # night's next step back, the step shown is over already: the close is
-            # acknowledged and changes nothing, as if it had closed it (the held step,
-            # which nobody has seen, is not closed; its answer tells nothing).
-            shown = None if room.game is None else room.pacer.view(client.seat)
-            if shown is not None and message.state_id != shown.state_id:
-                raise ProtocolError("stale", "moved_on")
-            if room.pacer.held is None:
-                room.close_step()
+            self.close(client, room, message)
         elif isinstance(message, Chat):
-            if not (client.chat.take() and self.gate.chat(client)):
-                raise ProtocolError("slow_down", "chat_rate")
-            post(room, client, message.text)
-            if client.seat is not None and client.seat >= 0:
-                room.presence.acted(client.seat)
+            self.chat(client, room, message)
         elif isinstance(message, Start):
             room.start(message.fill, message.deal)
         elif isinstance(message, AddBot):
@@ -322,6 +299,41 @@ class Hub:
             self.narrator(client, room, message)
             return
         client.send({"type": "ack", "id": message.id})
+
+    def act(self, client: Client, room: Room, message: Act) -> None:
+        """A seat's action (or the game leader's for a seat), into the room's one path."""
+        actor, state_id = client.seat, message.state_id
+        if message.seat is not None:
+            if actor != LEADER:
+                raise ProtocolError("not_allowed", "leader_acts_for_seat")
+            actor, state_id = message.seat, leaders_answer(room, message.seat, state_id)
+        if actor is None:
+            raise ProtocolError("not_allowed", "spectators_watch")
+        if actor >= 0 and message.seat is None:
+            room.presence.acted(actor)  # (a person's own decision: he is here)
+        room.submit(actor, message.verb, list(message.args), state_id)
+
+    def close(self, client: Client, room: Room, message: Close) -> None:
+        """The host closes the open step."""
+        if not client.host:
+            raise ProtocolError("not_host", "host_closes")
+        # Checked against the view the host was shown. While the pacing holds the
+        # night's next step back, the step shown is over already: the close is
+        # acknowledged and changes nothing, as if it had closed it (the held step,
+        # which nobody has seen, is not closed; its answer tells nothing).
+        shown = None if room.game is None else room.pacer.view(client.seat)
+        if shown is not None and message.state_id != shown.state_id:
+            raise ProtocolError("stale", "moved_on")
+        if room.pacer.held is None:
+            room.close_step()
+
+    def chat(self, client: Client, room: Room, message: Chat) -> None:
+        """A chat line, paid for from the client's and its address's allowances."""
+        if not (client.chat.take() and self.gate.chat(client)):
+            raise ProtocolError("slow_down", "chat_rate")
+        post(room, client, message.text)
+        if client.seat is not None and client.seat >= 0:
+            room.presence.acted(client.seat)
 
     def new_link(self, client: Client, room: Room, message: NewLink) -> None:
         """A seat's new token and join link (and its QR code), to the host alone; then

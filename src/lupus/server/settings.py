@@ -39,6 +39,7 @@ from lupus.engine.options import resolve_options
 from lupus.engine.untrusted import quoted
 from lupus.families import deal, family_of, load, set_up
 from lupus.rulebooks import available
+from lupus.rulebooks.schema import Rulebook
 from lupus.server.refusals import Refusal
 
 Bound = Literal["random", "heuristic"]
@@ -250,8 +251,12 @@ def check_settings(
         return Refusal(
             "unknown_step", rules=book.id, step=quoted(unknown[0]), steps=", ".join(steps)
         )
-    if not trial:
-        return None
+    return trial_refusal(settings, book) if trial else None
+
+
+def trial_refusal(settings: RoomSettings, book: Rulebook) -> Refusal | None:
+    """Why a trial deal and set-up of the table refuses it (``check_settings``): the
+    names, the host's name, the options, and the engine's own checks; or None."""
     try:
         names = settings.names
         no_dot = family_of(book).names_without_dot

@@ -98,6 +98,12 @@ def protocols(limits: ServerLimits) -> tuple[type[H11Protocol], type[WebSocketsS
             self._uncount()
             super().connection_lost(exc)
 
+    return TimedH11Protocol, websocket_protocol(limits)
+
+
+def websocket_protocol(limits: ServerLimits) -> type[WebSocketsSansIOProtocol]:
+    """The WebSocket protocol class that holds ``limits`` (``protocols``)."""
+
     class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         """websockets (sans-I/O) with a time-out on a frame begun and not finished."""
 
@@ -172,4 +178,4 @@ def protocols(limits: ServerLimits) -> tuple[type[H11Protocol], type[WebSocketsS
                 self._frame_timer = None
             super().connection_lost(exc)
 
-    return TimedH11Protocol, TimedWebSocketProtocol
+    return TimedWebSocketProtocol

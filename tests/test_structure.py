@@ -20,7 +20,6 @@ MAX_FUNCTION = 60
 ALLOWED_MODULES: frozenset[str] = frozenset(
     {
         "lupus.cli",
-        "lupus.engine.game",
         "lupus.engine.model",
         "lupus.engine.views",
         "lupus.narration",
@@ -47,17 +46,6 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
 
 ALLOWED_CIRCLES: frozenset[frozenset[str]] = frozenset(
     {
-        frozenset({"lupus.engine", "lupus.engine.game", "lupus.engine.step", "lupus.engine.views"}),
-        frozenset(
-            {
-                "lupus",
-                "lupus.families",
-                "lupus.messages",
-                "lupus.narration",
-                "lupus.scenario",
-                "lupus.village.family",
-            }
-        ),
         frozenset(
             {
                 "lupus.server.bot_seats",

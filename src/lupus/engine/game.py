@@ -18,8 +18,8 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
-from lupus.engine import draw
 from lupus.engine.admission import admitted, wrong_args
+from lupus.engine.draw import choice, seeded
 from lupus.engine.errors import IllegalAction, RulebookError
 from lupus.engine.ledger import Ledger
 from lupus.engine.model import (
@@ -131,14 +131,14 @@ class Game:
         """The game's generator, made from its seed at the first draw."""
         rng = self._rng
         if rng is None:
-            rng = self._rng = draw.seeded(self.seed)
+            rng = self._rng = seeded(self.seed)
         return rng
 
     def one_of(self, tied: list[int]) -> int:
         """The only one, or one drawn by the game's generator: it draws only on a real
         tie, so a replay consumes the generator exactly as the original game did (and
         a game without a tie never seeds it)."""
-        return tied[0] if len(tied) == 1 else draw.choice(self.rng, tied)
+        return tied[0] if len(tied) == 1 else choice(self.rng, tied)
 
     def emit(
         self, event_kind: str, event_audience: Iterable[int] | None = None, /, **data: object

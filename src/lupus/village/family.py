@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from lupus import roles as role_modules
+import lupus.roles as role_modules
 from lupus.engine.deal import Deal, every_player, seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError

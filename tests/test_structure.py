@@ -32,8 +32,6 @@ ALLOWED_MODULES: frozenset[str] = frozenset(
 
 ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
     {
-        "lupus.cli.balance",
-        "lupus.cli.simulate",
         "lupus.server.clients.Client.send_view",
         "lupus.server.protocol.frame_id",
         "lupus.server.transport.protocols",

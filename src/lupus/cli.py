@@ -8,7 +8,7 @@ import sys
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -30,7 +30,10 @@ from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
 if TYPE_CHECKING:
+    from lupus.rulebooks.schema import Rulebook
     from lupus.server.limits import ServerLimits
+    from lupus.sim import SimConfig
+    from lupus.sim.balance import BalanceResult
 
 app = typer.Typer(
     help="lupus: the Werewolf family of hidden-role games, played exactly by the rules.",
@@ -215,30 +218,16 @@ def simulate(
     to 100,000,000, workers from 1 to 256: docs/architecture.md, "Limits")."""
     from rich.progress import Progress
 
-    from lupus.engine.deal import parse_counts
-    from lupus.sim import SimConfig
     from lupus.sim import simulate as run
-    from lupus.sim.runner import MAX_ACTIONS, check_run, play_one
+    from lupus.sim.runner import check_run
 
     try:
         n_workers = _workers(workers)
         check_run(games, n_workers, backend)
-        book = load(rules)
-        counts = parse_counts(roles) if roles is not None else {}
-        if roles is not None:
-            players = sum(counts.values()) - (2 if counts.get("thief") else 0)
-        config = SimConfig(
-            rules=book,  # (the rulebook itself: workers play it, they do not read it again)
-            players=players,
-            counts=counts,
-            options=_parse_options(option or []),  # type: ignore[arg-type]
-            bots=_parse_bots(bots),
-            seed=_seed(seed),
-        )
-        config.check()  # the table, the cards, the options, the bots
-        play_one(config, 0, book)  # a setup that fails in play fails here, before any worker
+        config = _sim_config(rules, players, roles, option or [], bots, seed)
     except (LupusError, ValueError) as exc:
         raise _fail(exc) from exc
+    book, players = config.book, config.players
     show = not as_json and games >= 2000 and sys.stderr.isatty()
     try:
         with Progress(transient=True, disable=not show) as bar:
@@ -257,19 +246,56 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
         return
-    lines = [
+    header = (
         f"{book.name('rulebook')}: {players} players, {data['games']} games "
-        f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}",
+        f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}"
+    )
+    _print_lines(_simulation_lines(header, config, data))
+
+
+def _sim_config(
+    rules: str, players: int, roles: str | None, option: list[str], bots: str, seed: int
+) -> SimConfig:
+    """The run ``lupus simulate`` was asked for, checked whole and tried on one game
+    (a set-up that fails in play fails here, before any worker starts)."""
+    from lupus.engine.deal import parse_counts
+    from lupus.sim import SimConfig
+    from lupus.sim.runner import play_one
+
+    book = load(rules)
+    counts = parse_counts(roles) if roles is not None else {}
+    if roles is not None:
+        players = sum(counts.values()) - (2 if counts.get("thief") else 0)
+    config = SimConfig(
+        rules=book,  # (the rulebook itself: workers play it, they do not read it again)
+        players=players,
+        counts=counts,
+        options=_parse_options(option),  # type: ignore[arg-type]
+        bots=_parse_bots(bots),
+        seed=_seed(seed),
+    )
+    config.check()  # the table, the cards, the options, the bots
+    play_one(config, 0, book)
+    return config
+
+
+def _simulation_lines(header: str, config: SimConfig, data: dict[str, Any]) -> list[str]:
+    """``lupus simulate``'s report in words: the run, the deck, each faction's wins."""
+    from lupus.sim.runner import MAX_ACTIONS
+
+    book = config.book
+    lines = [
+        header,
         f"composition: {', '.join(f'{n} {r}' for r, n in config.composition().items())}",
     ]
-    for faction, rate in data["win_rate"].items():  # type: ignore[attr-defined]
+    for faction, rate in data["win_rate"].items():
         lo, hi = rate["ci95"]
-        wins = data["wins"][faction]  # type: ignore[index]
+        wins = data["wins"][faction]
         lines.append(f"  {book.name(faction):24} {wins:>8}  {rate['p']:.3f}  [{lo:.3f}, {hi:.3f}]")
     if data["no_winner"]:
         lines.append(f"  stalemates (no winner after {MAX_ACTIONS} actions): {data['no_winner']}")
     lines.append(f"mean game length: {data['mean_days']:.2f} days")
-    _print_lines(lines)
+    return lines
 
 
 def _count(text: str, what: str, example: str) -> int:
@@ -348,19 +374,10 @@ def balance(
     """
     from lupus.sim import balance as bal
 
-    if plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError as exc:
-            typer.echo(
-                "lupus: --plot needs matplotlib: pip install 'lupus[plot]' "
-                "(or pip install matplotlib)",
-                err=True,
-            )
-            raise typer.Exit(1) from exc
     try:
         n_workers = _workers(workers)
         if plot is not None:  # (written at the end: a path that cannot be is refused now)
+            _need_matplotlib()
             _writable(plot, "--plot")
         book = load(rules)
         counts = parse_players(players)
@@ -379,7 +396,31 @@ def balance(
         )
     except (LupusError, ValueError) as exc:
         raise _fail(exc) from exc
-    if not any(c.games_played for c in result.counts):  # no success on zero work
+    _check_played(result, plot)
+    if as_json:
+        sys.stdout.write(json.dumps(result.as_dict()) + "\n")
+        return
+    run = f"{games} games per finalist, seed {seed}, {result.seconds:.0f}s on {n_workers} worker(s)"
+    _print_lines(_balance_lines(book, run, result) + ([f"plot: {plot}"] if plot else []))
+
+
+def _need_matplotlib() -> None:
+    """``--plot`` needs matplotlib, an extra: said before any game is played."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        typer.echo(
+            "lupus: --plot needs matplotlib: pip install 'lupus[plot]' (or pip install matplotlib)",
+            err=True,
+        )
+        raise typer.Exit(1) from exc
+
+
+def _check_played(result: BalanceResult, plot: Path | None) -> None:
+    """No success on zero work: a search that played nothing fails; then the plot."""
+    from lupus.sim import balance as bal
+
+    if not any(c.games_played for c in result.counts):
         why = next((w for c in result.counts for w in c.rejected.values()), "")
         raise _refuse(
             "no composition could be played" + (f": {why}" if why else " (none is accepted)")
@@ -389,15 +430,18 @@ def balance(
             bal.plot(result, str(plot))
         except OSError as exc:
             raise _refuse(f"--plot: cannot write {shown_path(plot)}: {exc.strerror}") from exc
-    if as_json:
-        sys.stdout.write(json.dumps(result.as_dict()) + "\n")
-        return
+
+
+def _balance_lines(book: Rulebook, run: str, result: BalanceResult) -> list[str]:
+    """``lupus balance``'s report in words: per player count, the closest compositions
+    and the rulebook's recommended one."""
+    from lupus.sim import balance as bal
+
     fair = family_of(book).fair_label()
     kinds = ", ".join(k if f == "*" else f"{f}={k}" for f, k in result.bots.items())
     lines = [
         f"{book.name('rulebook')}: win rate of {book.name(result.faction)} (fair: {fair}); "
-        f"{kinds} bots, {games} games per finalist, seed {seed}, "
-        f"{result.seconds:.0f}s on {n_workers} worker(s)",
+        f"{kinds} bots, {run}"
     ]
 
     def row(label: str, s: bal.Scored) -> str:
@@ -414,9 +458,7 @@ def balance(
             lines.append(row("rec.", c.recommended))
         else:
             lines.append("   rec.  (the rulebook recommends none)")
-    if plot is not None:
-        lines.append(f"plot: {plot}")
-    _print_lines(lines)
+    return lines
 
 
 @app.command()

@@ -16,6 +16,7 @@ from typing import Final
 from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
 from lupus.engine.events import EventSpec
+from lupus.engine.events import table as event_table
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
@@ -233,5 +234,12 @@ def role_plugins() -> list[Role]:
 
 
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
-    """The event schema of ``book``'s family: one ``EventSpec`` per event kind."""
-    return LUPUSBURG_EVENTS if family_of(book) is LUPUSBURG else VILLAGE_EVENTS
+    """The event schema of ``book``'s family: one ``EventSpec`` per event kind (the
+    village's own and those its role plugins declare, ``Role.events``; a kind declared
+    twice is an error)."""
+    if family_of(book) is LUPUSBURG:
+        return LUPUSBURG_EVENTS
+    declared = [spec for role in VILLAGE.roles() for spec in role.events]
+    if not declared:
+        return VILLAGE_EVENTS
+    return event_table(*VILLAGE_EVENTS.values(), *declared)

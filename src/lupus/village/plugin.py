@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, final
 
+from lupus.engine.events import EventSpec
 from lupus.engine.step import Step
 from lupus.village.game import VillageGame
 
@@ -98,7 +99,11 @@ class Role:
     day names for it, in that order (a vote: ``("vote",)``; nominations, then the
     banishment vote); a rulebook whose later nights and days have none of these could
     never end, and is refused when loaded. ``options``: the rulebook options its code
-    reads (``OptionNeed``).
+    reads (``OptionNeed``). ``events``: the schema of every event kind only this role
+    emits (``lupus.engine.events.EventSpec``: its kind, fields, and what it discloses;
+    its audience is the ``emit`` call's), which the family's event table takes from
+    the registry (``lupus.families.event_specs``): an event must fit its schema to come
+    back from JSON; how each is told is its kind's key in ``messages``.
     """
 
     def __init__(
@@ -116,6 +121,7 @@ class Role:
         pack: bool = False,
         eliminates: tuple[tuple[str, ...], ...] = (),
         options: Mapping[str, OptionNeed] | None = None,
+        events: tuple[EventSpec, ...] = (),
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -129,3 +135,4 @@ class Role:
         self.pack: Final = pack
         self.eliminates: Final = eliminates
         self.options: Final[dict[str, OptionNeed]] = dict(options or {})
+        self.events: Final = events

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from lupus.cli import app, parse_players, parse_range
+from lupus.cli import app
+from lupus.cli_input import parse_players, parse_range
 from lupus.engine.errors import SetupError
 from lupus.families import load
 from lupus.sim import SimConfig, simulate

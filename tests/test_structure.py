@@ -19,7 +19,6 @@ MAX_FUNCTION = 60
 
 ALLOWED_MODULES: frozenset[str] = frozenset(
     {
-        "lupus.cli",
         "lupus.engine.model",
         "lupus.engine.views",
         "lupus.narration",

@@ -2,36 +2,42 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from lupus import scenario as sc
+from lupus.cli_input import (
+    checked_seed,
+    fail,
+    flag_text,
+    parse_bots,
+    parse_options,
+    parse_players,
+    parse_range,
+    refuse,
+    server_limits,
+    worker_count,
+    writable,
+)
+from lupus.cli_reports import balance_lines, simulation_lines
 from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.limits import (
-    MAX_ARGUMENT_TEXT,
-    MAX_OPTIONS,
-    MAX_PLAYERS,
     MAX_PORT,
-    MAX_SEED,
-    MAX_WORKERS,
 )
 from lupus.engine.model import LEADER
-from lupus.engine.untrusted import cut, exact_int, quoted
-from lupus.families import family_of, load
-from lupus.files import path_problem, printable, shown_path
+from lupus.engine.untrusted import exact_int, quoted
+from lupus.families import load
+from lupus.files import shown_path
 from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
 if TYPE_CHECKING:
-    from lupus.rulebooks.schema import Rulebook
-    from lupus.server.limits import ServerLimits
     from lupus.sim import SimConfig
     from lupus.sim.balance import BalanceResult
 
@@ -45,56 +51,6 @@ app = typer.Typer(
 
 def _print_lines(lines: list[str]) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
-
-
-def _refuse(message: str) -> typer.Exit:
-    """Say why on one line of stderr (anything that would not print as one plain line
-    escaped, and cut at ``MAX_MESSAGE``), and give the exit status 1."""
-    typer.echo(f"lupus: {printable(cut(message), None)}", err=True)
-    return typer.Exit(1)
-
-
-def _fail(exc: Exception) -> typer.Exit:
-    """``_refuse`` with an error's message."""
-    return _refuse(str(exc) or type(exc).__name__)
-
-
-def _workers(workers: int | None) -> int:
-    """The worker processes asked for, or all cores (at most ``MAX_WORKERS``)."""
-    import os
-
-    if workers is None:
-        return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
-    return exact_int(workers, "--workers", 1, MAX_WORKERS)
-
-
-def _writable(path: Path, what: str) -> None:
-    """SetupError unless a file could be written at ``path`` (its folder exists, its
-    name is not too long for the system), asked before the work whose result it keeps."""
-    import os
-
-    problem = path_problem(path)
-    if problem is None:
-        try:
-            if not path.parent.is_dir():
-                problem = f"no folder {shown_path(path.parent)}"
-            elif len(os.fsencode(path.name)) > os.pathconf(path.parent, "PC_NAME_MAX"):
-                problem = f"{shown_path(path)}: the name is too long for the system"
-        except (OSError, ValueError) as exc:
-            problem = f"{shown_path(path)}: {getattr(exc, 'strerror', None) or exc}"
-    if problem:
-        raise SetupError(f"{what}: {problem}")
-
-
-def _seed(seed: int) -> int:
-    return exact_int(seed, "--seed", 0, MAX_SEED)
-
-
-def _text(value: str, what: str) -> str:
-    """A command-line value of at most ``MAX_ARGUMENT_TEXT`` characters."""
-    if len(value) > MAX_ARGUMENT_TEXT:
-        raise SetupError(f"{what}: at most {MAX_ARGUMENT_TEXT} characters, not {len(value)}")
-    return value
 
 
 @app.command()
@@ -113,13 +69,13 @@ def replay(
     try:
         result = sc.replay(sc.read(file))
     except LupusError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     game = result.game
     viewer = LEADER
     if seat is not None:
         seat = unicodedata.normalize("NFC", seat)  # the form the game keeps names in
         if seat not in game.names:
-            raise _refuse(f"there is no player named {quoted(seat)}")
+            raise refuse(f"there is no player named {quoted(seat)}")
         viewer = game.names.index(seat)
     if as_json:
         # With --seat, only what that player saw (his view), as in the narration.
@@ -147,7 +103,7 @@ def rules(
     try:
         lines = listing(lang) if rulebook is None else describe(load(rulebook), lang)
     except LupusError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     _print_lines(lines)
 
 
@@ -159,37 +115,6 @@ def demo(
     source = resources.files("lupus.demos").joinpath("werewolf.json").read_text("utf-8")
     result = sc.replay(sc.parse(json.loads(source), "demo"))
     _print_lines(narrate(result.game.view(LEADER), lang))
-
-
-def _parse_options(pairs: list[str]) -> dict[str, object]:
-    """``--option key=value`` (repeated) -> options; a value is read as JSON when it is
-    (``true``, ``2``, ``0.5``), else as text. At most ``MAX_OPTIONS``, each at most
-    ``MAX_ARGUMENT_TEXT`` characters; the rulebook checks the rest."""
-    if len(pairs) > MAX_OPTIONS:
-        raise SetupError(f"--option: at most {MAX_OPTIONS} options, not {len(pairs)}")
-    options: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, raw = _text(pair, "--option").partition("=")
-        if not sep:
-            raise SetupError(f"--option: {quoted(pair)} is not key=value")
-        try:
-            options[key] = json.loads(raw)
-        except (ValueError, RecursionError):  # (not JSON: the text itself)
-            options[key] = raw
-    return options
-
-
-def _parse_bots(text: str) -> dict[str, str]:
-    """``random``, or ``werewolves=heuristic,villagers=random``: the rulebook's
-    factions and the known kinds are checked by ``SimConfig.check``."""
-    _text(text, "--bots")
-    if "=" not in text:
-        return {"*": text.strip()}
-    bots: dict[str, str] = {}
-    for part in text.split(","):
-        faction, _, kind = part.partition("=")
-        bots[faction.strip()] = kind.strip()
-    return bots
 
 
 @app.command()
@@ -222,11 +147,11 @@ def simulate(
     from lupus.sim.runner import check_run
 
     try:
-        n_workers = _workers(workers)
+        n_workers = worker_count(workers)
         check_run(games, n_workers, backend)
         config = _sim_config(rules, players, roles, option or [], bots, seed)
     except (LupusError, ValueError) as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     book, players = config.book, config.players
     show = not as_json and games >= 2000 and sys.stderr.isatty()
     try:
@@ -241,7 +166,7 @@ def simulate(
                 progress=lambda done: bar.advance(task, done),
             )
     except LupusError as exc:  # (no game played is no success)
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     data = result.as_dict()
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
@@ -250,7 +175,7 @@ def simulate(
         f"{book.name('rulebook')}: {players} players, {data['games']} games "
         f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}"
     )
-    _print_lines(_simulation_lines(header, config, data))
+    _print_lines(simulation_lines(header, config, data))
 
 
 def _sim_config(
@@ -270,77 +195,13 @@ def _sim_config(
         rules=book,  # (the rulebook itself: workers play it, they do not read it again)
         players=players,
         counts=counts,
-        options=_parse_options(option),  # type: ignore[arg-type]
-        bots=_parse_bots(bots),
-        seed=_seed(seed),
+        options=parse_options(option),  # type: ignore[arg-type]
+        bots=parse_bots(bots),
+        seed=checked_seed(seed),
     )
     config.check()  # the table, the cards, the options, the bots
     play_one(config, 0, book)
     return config
-
-
-def _simulation_lines(header: str, config: SimConfig, data: dict[str, Any]) -> list[str]:
-    """``lupus simulate``'s report in words: the run, the deck, each faction's wins."""
-    from lupus.sim.runner import MAX_ACTIONS
-
-    book = config.book
-    lines = [
-        header,
-        f"composition: {', '.join(f'{n} {r}' for r, n in config.composition().items())}",
-    ]
-    for faction, rate in data["win_rate"].items():
-        lo, hi = rate["ci95"]
-        wins = data["wins"][faction]
-        lines.append(f"  {book.name(faction):24} {wins:>8}  {rate['p']:.3f}  [{lo:.3f}, {hi:.3f}]")
-    if data["no_winner"]:
-        lines.append(f"  stalemates (no winner after {MAX_ACTIONS} actions): {data['no_winner']}")
-    lines.append(f"mean game length: {data['mean_days']:.2f} days")
-    return lines
-
-
-def _count(text: str, what: str, example: str) -> int:
-    """A whole number written in digits, from 1 to ``MAX_PLAYERS`` (a table's size, a
-    pack's), read without ``int``'s leniency (no sign, no underscore, no other script)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise SetupError(f"{what}: {quoted(text)} is not like {example}")
-    if len(text) > 4 or not 1 <= int(text) <= MAX_PLAYERS:
-        raise SetupError(f"{what}: a table has 1 to {MAX_PLAYERS} players, not {quoted(text)}")
-    return int(text)
-
-
-def parse_players(text: str) -> list[int]:
-    """``8-12`` or ``8,10,12`` or ``8`` -> player counts (``lupus balance --players``),
-    each from 1 to ``MAX_PLAYERS``, read before any is played (the rulebook's bounds are
-    checked for all of them by the search, before it starts)."""
-    example = "8-12 or 8,10,12"
-    found: set[int] = set()
-    for part in _text(text, "--players").split(","):
-        lo, sep, hi = part.strip().partition("-")
-        if sep:
-            low, high = _count(lo, "--players", example), _count(hi, "--players", example)
-            if low > high:
-                raise SetupError(f"--players: {quoted(part.strip())} goes down, not up")
-            found.update(range(low, high + 1))
-        elif lo:
-            found.add(_count(lo, "--players", example))
-    if not found:
-        raise SetupError("--players: no player count")
-    return sorted(found)
-
-
-def parse_range(text: str) -> tuple[int | None, int | None]:
-    """``2-4``, ``2-`` (2 to the default), ``-4`` or ``3`` -> (low, high); None: default
-    (``lupus balance --pack``), each size from 1 to ``MAX_PLAYERS``."""
-    example = "1-3, 2- or 3"
-    lo, sep, hi = _text(text, "--pack").strip().partition("-")
-    low = _count(lo, "--pack", example) if lo.strip() else None
-    high = (_count(hi, "--pack", example) if hi.strip() else None) if sep else low
-    if low is None and high is None:
-        raise SetupError("--pack: give at least one pack size")
-    if low is not None and high is not None and low > high:
-        raise SetupError(f"--pack: {quoted(text.strip())} goes down, not up")
-    return low, high
 
 
 @app.command()
@@ -375,10 +236,10 @@ def balance(
     from lupus.sim import balance as bal
 
     try:
-        n_workers = _workers(workers)
+        n_workers = worker_count(workers)
         if plot is not None:  # (written at the end: a path that cannot be is refused now)
             _need_matplotlib()
-            _writable(plot, "--plot")
+            writable(plot, "--plot")
         book = load(rules)
         counts = parse_players(players)
         # (the search checks every value, for every player count, before it plays one)
@@ -387,21 +248,21 @@ def balance(
             counts,
             games=games,
             top=top,
-            bots=_parse_bots(bots),
-            options=_parse_options(option or []),  # type: ignore[arg-type]
-            seed=_seed(seed),
+            bots=parse_bots(bots),
+            options=parse_options(option or []),  # type: ignore[arg-type]
+            seed=checked_seed(seed),
             workers=n_workers,
             pack=parse_range(pack) if pack is not None else None,
             progress=None if as_json or not sys.stderr.isatty() else typer.echo,
         )
     except (LupusError, ValueError) as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     _check_played(result, plot)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
     run = f"{games} games per finalist, seed {seed}, {result.seconds:.0f}s on {n_workers} worker(s)"
-    _print_lines(_balance_lines(book, run, result) + ([f"plot: {plot}"] if plot else []))
+    _print_lines(balance_lines(book, run, result) + ([f"plot: {plot}"] if plot else []))
 
 
 def _need_matplotlib() -> None:
@@ -422,43 +283,14 @@ def _check_played(result: BalanceResult, plot: Path | None) -> None:
 
     if not any(c.games_played for c in result.counts):
         why = next((w for c in result.counts for w in c.rejected.values()), "")
-        raise _refuse(
+        raise refuse(
             "no composition could be played" + (f": {why}" if why else " (none is accepted)")
         )
     if plot is not None:
         try:
             bal.plot(result, str(plot))
         except OSError as exc:
-            raise _refuse(f"--plot: cannot write {shown_path(plot)}: {exc.strerror}") from exc
-
-
-def _balance_lines(book: Rulebook, run: str, result: BalanceResult) -> list[str]:
-    """``lupus balance``'s report in words: per player count, the closest compositions
-    and the rulebook's recommended one."""
-    from lupus.sim import balance as bal
-
-    fair = family_of(book).fair_label()
-    kinds = ", ".join(k if f == "*" else f"{f}={k}" for f, k in result.bots.items())
-    lines = [
-        f"{book.name('rulebook')}: win rate of {book.name(result.faction)} (fair: {fair}); "
-        f"{kinds} bots, {run}"
-    ]
-
-    def row(label: str, s: bal.Scored) -> str:
-        lo, hi = s.ci95
-        return f"  {label:>5}  {s.p:.3f} [{lo:.3f}, {hi:.3f}]  {s.games:>6}  {bal.key(s.counts)}"
-
-    for c in result.counts:
-        lines.append(
-            f"{c.players} players (fair {c.goal:.3f}): {c.candidates} composition(s), "
-            f"{c.games_played} games"
-        )
-        lines += [row(f"#{i}", s) for i, s in enumerate(c.best, 1)]
-        if c.recommended is not None:
-            lines.append(row("rec.", c.recommended))
-        else:
-            lines.append("   rec.  (the rulebook recommends none)")
-    return lines
+            raise refuse(f"--plot: cannot write {shown_path(plot)}: {exc.strerror}") from exc
 
 
 @app.command()
@@ -479,11 +311,11 @@ def play(
         table_size(load(rules), players)
         exact_int(seat, "--seat", 1, players)
         if seed is not None:
-            _seed(seed)
+            checked_seed(seed)
         if bots not in KINDS:
             raise SetupError(f"--bots: unknown bot kind {quoted(bots)} ({', '.join(KINDS)})")
     except LupusError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
 
     def ask(question: str) -> str | None:
         try:
@@ -494,7 +326,7 @@ def play(
     try:
         run(rules, players, seat - 1, ask, typer.echo, lang=lang, seed=seed, bots=bots)
     except (LupusError, ValueError) as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
 
 
 @app.command()
@@ -533,45 +365,19 @@ def serve(
     levels = ("debug", "info", "warning", "error", "critical")
     try:
         exact_int(port, "--port", 0, MAX_PORT)
-        _text(host, "--host")
-        _writable(database, "--database")
+        flag_text(host, "--host")
+        writable(database, "--database")
         if log_level not in levels:
             raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
         if public_url is not None:
             try:
-                public_url = checked_public_url(_text(public_url, "--public-url"))
+                public_url = checked_public_url(flag_text(public_url, "--public-url"))
             except ValueError as exc:
                 raise SetupError(str(exc)) from exc
-        limits = _server_limits(limit or [])
+        limits = server_limits(limit or [])
     except LupusError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     run_server(host, port, database, log_level, limits=limits, public_url=public_url)
-
-
-def _server_limits(given: list[str]) -> ServerLimits:
-    """``--limit NAME=VALUE``s as the server's limits (the defaults for the others)."""
-    from pydantic import ValidationError
-
-    from lupus.server.limits import ServerLimits
-    from lupus.server.protocol import explain
-
-    names = sorted(ServerLimits.model_fields)
-    if len(given) > len(names):
-        raise SetupError(f"--limit: at most {len(names)}")
-    values: dict[str, object] = {}
-    for text in given:
-        name, equals, value = _text(text, "--limit").partition("=")
-        if not equals or name not in names:
-            raise SetupError(
-                f"--limit: {quoted(text)} is not NAME=VALUE with a NAME of {', '.join(names)}"
-            )
-        values[name] = value
-        with contextlib.suppress(ValueError):
-            values[name] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
-    try:
-        return ServerLimits.model_validate(values)
-    except ValidationError as exc:
-        raise SetupError(f"--limit {explain(exc)}") from exc
 
 
 def main() -> None:  # pragma: no cover - console entry point

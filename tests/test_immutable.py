@@ -8,7 +8,7 @@ clear a container. Every attempt must fail, and afterwards every view of the gam
 the rest of the game must be exactly what a fresh replay of the same actions gives.
 
 The suite runs against the installed build: compiled (CI) and as pure Python
-(``LUPUS_COMPILE=0``), whose value classes are sealed by ``lupus.engine.model.seal``.
+(``LUPUS_COMPILE=0``), whose value classes are sealed by ``lupus.engine.sealed.seal``.
 """
 
 from __future__ import annotations

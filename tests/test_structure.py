@@ -19,8 +19,6 @@ MAX_FUNCTION = 60
 
 ALLOWED_MODULES: frozenset[str] = frozenset(
     {
-        "lupus.engine.model",
-        "lupus.engine.views",
         "lupus.narration",
         "lupus.rulebooks.schema",
         "lupus.server.hub",

@@ -19,7 +19,8 @@ from lupus.engine.limits import (
     MAX_PLAYERS,
     MAX_SHOWN,
 )
-from lupus.engine.model import Value, seal
+from lupus.engine.model import Value
+from lupus.engine.sealed import seal
 from lupus.engine.untrusted import exact_int, few, items_of, kind_of, quoted, texts
 from lupus.files import printable
 from lupus.rulebooks.schema import Rulebook

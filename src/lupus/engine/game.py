@@ -32,9 +32,10 @@ from lupus.engine.model import (
     Prompt,
 )
 from lupus.engine.options import resolved
+from lupus.engine.public_setup import PublicSetup
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, quoted
-from lupus.engine.views import NO_PROMPTS, PublicSetup, View, seat_view
+from lupus.engine.views import NO_PROMPTS, View, seat_view
 from lupus.rulebooks import reference
 from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
 

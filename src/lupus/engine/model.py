@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import ClassVar, Final, final
 
 from lupus.engine.errors import IllegalAction
+from lupus.engine.sealed import seal
 from lupus.engine.untrusted import bounded, parts_problem, safe_repr
 
 READ_ONLY: Final = MappingProxyType
@@ -385,39 +386,6 @@ class Outcome(Value):
         # A read-only copy: neither the game-over event's data nor the game's outcome
         # may be changed through what a reader was handed.
         self.scores: Final[Mapping[int, int]] = READ_ONLY({} if scores is None else dict(scores))
-
-
-def _write_once(value: object, name: str, item: object) -> None:
-    """Pure Python's stand-in for compiled ``Final`` fields: a slot is set once, by the
-    constructor (or, for a view's memo, when first read), and never again."""
-    if hasattr(value, name):
-        raise AttributeError(f"{type(value).__name__}.{name} is read-only")
-    object.__setattr__(value, name, item)
-
-
-def _no_delete(value: object, name: str) -> None:
-    raise AttributeError(f"{type(value).__name__}.{name} is read-only")
-
-
-def _refuse(*given: object) -> None:
-    """A compiled class's ``__setattr__`` and ``__delattr__`` (called unbound: a compiled
-    function is no method): from outside, nothing is set."""
-    raise AttributeError("a value handed out by lupus is read-only")
-
-
-def seal(cls: type) -> None:
-    """Make a value class's instances read-only, as seen from outside, in both builds.
-
-    Compiled, a class's own code sets its slots directly, never through
-    ``__setattr__``, and its ``Final`` fields refuse assignment already; refusing every
-    assignment from outside also covers the one slot a class sets late (a view's memo of
-    its events). As pure Python, every slot is write-once instead: set by the
-    constructor (or once, late), never again, so that an action kept in a game's history
-    or a prompt it handed out cannot be changed behind its back.
-    """
-    native = hasattr(cls, "__mypyc_attrs__")
-    setattr(cls, "__setattr__", _refuse if native else _write_once)  # noqa: B010
-    setattr(cls, "__delattr__", _refuse if native else _no_delete)  # noqa: B010
 
 
 for _cls in (Action, Prompt, Event, Death, Outcome):

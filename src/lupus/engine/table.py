@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import ClassVar, Final, final
 
 from lupus.engine.ledger import oldest_first
-from lupus.engine.model import Event, Value, seal
+from lupus.engine.model import Event, Value
+from lupus.engine.sealed import seal
 from lupus.engine.views import View, role_facts
 
 NIGHT: Final = "night"

@@ -8,10 +8,8 @@ every event.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import ClassVar, Final, Protocol, final
 
-from lupus.engine.errors import RulebookError
 from lupus.engine.event_json import plain as plain
 from lupus.engine.event_json import to_json
 from lupus.engine.ledger import Chain, Ledger, links, merged
@@ -21,47 +19,10 @@ from lupus.engine.model import (
     Event,
     Prompt,
     Value,
-    seal,
 )
-from lupus.engine.untrusted import bounded
-from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book
-
-
-@final
-class PublicSetup(Value):
-    """What every player knows from the start: the rulebook, the names, the options.
-
-    A game makes it once; every view shares it. The rulebook is carried by its id and
-    its content's digest (a house rulebook that keeps a shipped id has another digest),
-    never as the object: its tables are mutable and shared by every game of the book,
-    and nothing a view reaches may change another game (``book`` finds it by digest).
-    ``options`` is a read-only copy taken when the game was set up (a view hands out a
-    fresh dict of it).
-    """
-
-    __slots__ = ("digest", "names", "options", "rulebook")
-    FIELDS: ClassVar[tuple[str, ...]] = ("rulebook", "digest", "names", "options")
-
-    def __init__(
-        self,
-        rulebook: str,
-        digest: str,
-        names: tuple[str, ...],
-        options: Mapping[str, OptionValue],
-    ) -> None:
-        self.rulebook: Final = rulebook
-        self.digest: Final = digest
-        self.names: Final = names
-        self.options: Final = options
-
-    @property
-    def book(self) -> Rulebook:
-        """The game's rulebook (public: every player knows the rules); RulebookError
-        once no game holds it any more (``lupus.rulebooks.schema.remember_book``)."""
-        found = lookup_book(self.digest)
-        if found is None:
-            raise RulebookError(f"{bounded(self.rulebook)}: the rules of this game are gone")
-        return found
+from lupus.engine.public_setup import PublicSetup
+from lupus.engine.sealed import seal
+from lupus.rulebooks.schema import OptionValue, Rulebook
 
 
 @final
@@ -423,5 +384,4 @@ def view_before(game: Recorded, seat: int, cut: int) -> View:
     )
 
 
-seal(PublicSetup)
 seal(View)

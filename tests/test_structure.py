@@ -33,7 +33,6 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
         "lupus.server.protocol.frame_id",
         "lupus.server.transport.protocols",
         "lupus.server.transport.websocket_protocol",
-        "lupus.sim.balance.searching.search",
         "lupus.village.game.VillageGame.__init__",
     }
 )

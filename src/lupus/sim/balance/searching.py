@@ -163,6 +163,115 @@ def check_search(
     return tables
 
 
+class _TableSearch:
+    """One search's way through each player count: the candidates, the rounds of
+    successive halving, then the finalists and the recommended deck played as long."""
+
+    def __init__(
+        self,
+        book: Rulebook,
+        options: dict[str, OptionValue],
+        bots: dict[str, str],
+        seed: int,
+        player: _Player,
+        games: int,
+        top: int,
+    ) -> None:
+        self.book, self.options, self.bots, self.seed = book, options, bots, seed
+        self.player, self.games, self.top = player, games, top
+        self.faction = main_faction(book)
+
+    def config(self, n: int, counts: Counts) -> SimConfig:
+        return SimConfig(self.book, n, counts, self.options, self.bots, self.seed)
+
+    def score(self, n: int, counts: Counts) -> Scored | None:
+        tally = self.player.tally(self.config(n, counts))
+        if tally is None:
+            return None
+        return Scored(counts, tally, self.faction, target(self.book, n), self.book.factions)
+
+    def play(self, n: int, decks: list[Counts], games: int, rejected: dict[str, str]) -> None:
+        """Play ``games`` more of each deck; a deck that cannot be played is noted."""
+        self.player.play([(self.config(n, c), games) for c in decks])
+        for c in decks:
+            error = self.player.error(self.config(n, c))
+            if error:
+                rejected[key(c)] = error
+
+    def recommended(self, n: int, rejected: dict[str, str]) -> Counts | None:
+        """The rulebook's deck for ``n`` players, if it has one it may play."""
+        book = self.book
+        recommended = family_of(book).fixed_deck(n) or book.compositions.get(str(n))
+        if recommended is None:
+            return None
+        recommended = ordered(book, recommended)
+        why = acceptable(book, n, recommended, self.options)
+        if why is not None:
+            rejected[key(recommended)] = why
+            return None
+        return recommended
+
+    def halve(
+        self,
+        n: int,
+        pool: list[Counts],
+        plan: list[tuple[int, int]],
+        rejected: dict[str, str],
+        progress: Callable[[str], None] | None,
+    ) -> list[Counts]:
+        """The ``top`` finalists of ``pool`` after the rounds of ``plan``."""
+        alive = list(pool)
+        goal = target(self.book, n)
+        for i, (_, g) in enumerate(plan):
+            if progress:
+                progress(f"{n} players: {len(alive)} compositions x {g} games")
+            self.play(n, alive, g, rejected)
+            scored = [s for c in alive if (s := self.score(n, c)) is not None]
+            if i + 1 < len(plan):
+                # Prune on each composition's games shrunk towards the pooled model.
+                tallies = [(c, self.player.tally(self.config(n, c))) for c in pool]
+                seen = [(c, t.wins.get(self.faction, 0), t.games) for c, t in tallies if t]
+                alive = prune(self.book, scored, seen, goal, plan[i + 1][0])
+            else:
+                scored.sort(key=Scored.rank_key)
+                alive = [s.counts for s in scored[: self.top]]
+        return alive
+
+    def one(
+        self,
+        n: int,
+        pack: PackRange | None,
+        eta: int,
+        progress: Callable[[str], None] | None,
+    ) -> CountResult:
+        """The search of one player count, or SetupError when nothing could be played."""
+        before = self.player.played
+        pool = candidates(self.book, n, pack, self.options)
+        rejected: dict[str, str] = {}
+        recommended = self.recommended(n, rejected)
+        plan = schedule(len(pool), self.games, self.top, eta) if pool else []
+        alive = self.halve(n, pool, plan, rejected, progress)
+        if recommended is not None:
+            self.play(n, [recommended], self.games, rejected)
+        # The recommended composition, played as long as the finalists, competes too.
+        final = alive + [c for c in pool if c == recommended and c not in alive]
+        scores = (s for c in final if (s := self.score(n, c)) is not None)
+        best = sorted(scores, key=Scored.rank_key)
+        if self.player.played == before:  # nothing could be played: no figure to report
+            why = next(iter(rejected.values()), "no composition is accepted")
+            raise SetupError(f"{n} players: no composition could be played ({why})")
+        return CountResult(
+            players=n,
+            goal=target(self.book, n),
+            candidates=len(pool),
+            rounds=plan,
+            best=best[: self.top],
+            recommended=self.score(n, recommended) if recommended is not None else None,
+            games_played=self.player.played - before,
+            rejected=rejected,
+        )
+
+
 def search(
     rules: str | Rulebook,
     players: Iterable[int],
@@ -187,80 +296,13 @@ def search(
     options = dict(options or {})
     tables = check_search(book, players, games, top, bots, options, seed, workers, pack, eta)
     family = family_of(book)
-    faction = main_faction(book)
     started = time.perf_counter()
-    player = _Player(workers)
-    results: list[CountResult] = []
-
-    def config(n: int, counts: Counts) -> SimConfig:
-        return SimConfig(book, n, counts, options, bots, seed)  # (the rulebook itself)
-
-    def tally(n: int, counts: Counts) -> Tally | None:
-        return player.tally(config(n, counts))
-
-    def score(n: int, counts: Counts) -> Scored | None:
-        tally = player.tally(config(n, counts))
-        if tally is None:
-            return None
-        return Scored(counts, tally, faction, target(book, n), book.factions)
-
+    table_search = _TableSearch(book, options, bots, seed, _Player(workers), games, top)
     try:
-        for n in tables:
-            before = player.played
-            pool = candidates(book, n, pack, options)
-            recommended = family.fixed_deck(n) or book.compositions.get(str(n))
-            rejected: dict[str, str] = {}
-            if recommended is not None:
-                recommended = ordered(book, recommended)
-                why = acceptable(book, n, recommended, options)
-                if why is not None:
-                    rejected[key(recommended)] = why
-                    recommended = None
-            plan = schedule(len(pool), games, top, eta) if pool else []
-            alive = list(pool)
-            for i, (_, g) in enumerate(plan):
-                if progress:
-                    progress(f"{n} players: {len(alive)} compositions x {g} games")
-                player.play([(config(n, c), g) for c in alive])
-                scored = [s for c in alive if (s := score(n, c)) is not None]
-                for c in alive:
-                    error = player.error(config(n, c))
-                    if error:
-                        rejected[key(c)] = error
-                if i + 1 < len(plan):
-                    # Prune on each composition's games shrunk towards the pooled model.
-                    seen = [
-                        (c, t.wins.get(faction, 0), t.games) for c in pool if (t := tally(n, c))
-                    ]
-                    alive = prune(book, scored, seen, target(book, n), plan[i + 1][0])
-                else:
-                    scored.sort(key=Scored.rank_key)
-                    alive = [s.counts for s in scored[:top]]
-            if recommended is not None:
-                player.play([(config(n, recommended), games)])
-                error = player.error(config(n, recommended))
-                if error:
-                    rejected[key(recommended)] = error
-            # The recommended composition, played as long as the finalists, competes too.
-            final = alive + [c for c in pool if c == recommended and c not in alive]
-            best = sorted((s for c in final if (s := score(n, c)) is not None), key=Scored.rank_key)
-            if player.played == before:  # nothing could be played: no figure to report
-                why = next(iter(rejected.values()), "no composition is accepted")
-                raise SetupError(f"{n} players: no composition could be played ({why})")
-            results.append(
-                CountResult(
-                    players=n,
-                    goal=target(book, n),
-                    candidates=len(pool),
-                    rounds=plan,
-                    best=best[:top],
-                    recommended=score(n, recommended) if recommended is not None else None,
-                    games_played=player.played - before,
-                    rejected=rejected,
-                )
-            )
+        results = [table_search.one(n, pack, eta, progress) for n in tables]
     finally:
-        player.close()
+        table_search.player.close()
+    faction = table_search.faction
     return BalanceResult(
         rules=book.id,
         faction=faction,

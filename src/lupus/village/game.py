@@ -108,6 +108,10 @@ class VillageGame(Game):
         self.pack_roles = facts.pack
         if new_cards and key is not None:  # (kept once it has passed every check)
             remember(memo.deals_seen, key, known)
+        self.deal_out(known)
+
+    def deal_out(self, known: Cards) -> None:
+        """Tell the table the game starts, and each seat its card; then the first night."""
         self.emit(
             "game_starts",
             None,

@@ -19,7 +19,6 @@ MAX_FUNCTION = 60
 
 ALLOWED_MODULES: frozenset[str] = frozenset(
     {
-        "lupus.rulebooks.schema",
         "lupus.server.hub",
         "lupus.server.rooms",
     }

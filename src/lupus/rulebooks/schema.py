@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
-import string
 import weakref
 from collections import deque
 from functools import cached_property
@@ -21,6 +19,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from lupus.rulebooks.facts import RuleFacts, WinRule
+from lupus.rulebooks.templates import shown, template_problem
 
 OptionValue = bool | int | float | str
 
@@ -80,68 +79,33 @@ class OptionSpec(_Strict):
         kind = type(value)
         if self.type == "bool":
             if kind is not bool:
-                raise ValueError(f"{what} must be true or false, not {_shown(value)}")
+                raise ValueError(f"{what} must be true or false, not {shown(value)}")
             return cast(bool, value)
         if self.type == "choice":
             if kind is not str or value not in self.choices:
                 raise ValueError(
-                    f"{what} must be one of {', '.join(self.choices)}, not {_shown(value)}"
+                    f"{what} must be one of {', '.join(self.choices)}, not {shown(value)}"
                 )
             return value
         number: int | float
         if self.type == "int":
             if kind is not int:
-                raise ValueError(f"{what} must be a whole number such as 2, not {_shown(value)}")
+                raise ValueError(f"{what} must be a whole number such as 2, not {shown(value)}")
             number = cast(int, value)
         else:
             if kind is not float:
                 raise ValueError(
                     f"{what} must be a decimal number written with its point, such as 1.0, "
-                    f"not {_shown(value)}"
+                    f"not {shown(value)}"
                 )
             number = cast(float, value)
             if not math.isfinite(number):
-                raise ValueError(f"{what} must be a finite number, not {_shown(value)}")
+                raise ValueError(f"{what} must be a finite number, not {shown(value)}")
         if self.min is not None and number < self.min:
-            raise ValueError(f"{what} must be at least {self.min:g}, not {_shown(number)}")
+            raise ValueError(f"{what} must be at least {self.min:g}, not {shown(number)}")
         if self.max is not None and number > self.max:
-            raise ValueError(f"{what} must be at most {self.max:g}, not {_shown(number)}")
+            raise ValueError(f"{what} must be at most {self.max:g}, not {shown(number)}")
         return number
-
-
-def _shown(value: object) -> str:
-    """A value quoted for a message on one short line (a huge number or string cut)."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return "a number too large"
-    return text if len(text) <= 40 else text[:40] + "..."
-
-
-_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|N\[[^\[\]{}]+\]")
-"""A placeholder of a message: an event's field ({player}) or a name ({N[werewolf]})."""
-
-
-def template_problem(template: str) -> str | None:
-    """Why a message of a rulebook's ``text`` cannot be said, or None. A placeholder
-    is a field or a rulebook name and nothing else: no attribute or index beyond
-    ``N[...]`` (``str.format`` would follow it into lupus's own objects), no format
-    (a width of 10^9 would make a sentence of a gigabyte), no conversion."""
-    try:
-        parts = list(string.Formatter().parse(template))
-    except ValueError:
-        return "a brace is not closed (write {{ or }} for a brace itself)"
-    for _, field, spec, conversion in parts:
-        if field is None:
-            continue
-        if not _FIELD.fullmatch(field):
-            return (
-                "a placeholder is a field such as {player} or a name such as {N[werewolf]}, "
-                f"not {_shown('{' + field + '}')}"
-            )
-        if spec or conversion:
-            return f"the placeholder {_shown('{' + field + '}')} takes no format or conversion"
-    return None
 
 
 WinWhen = Literal[

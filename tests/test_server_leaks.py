@@ -149,6 +149,7 @@ FIELDS = {
         "events",
         "lines",
         "spoken",
+        "told",
         "prompts",
         "table",
         "deadline",

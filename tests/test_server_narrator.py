@@ -272,3 +272,22 @@ def test_a_narrators_view_marks_what_is_said_aloud(server: Server) -> None:
             await host.leave()
 
     asyncio.run(test())
+
+
+def test_each_event_names_its_sentence() -> None:
+    """``told`` pairs each event of a frame with its sentence, counted over every line
+    the client was sent (the page no longer pairs them by guessing: ``align``)."""
+    from lupus.engine.model import LEADER
+    from lupus.families import new_game
+    from lupus.server.frame import Sent, view_frame
+
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    roles = ["werewolf"] * 2 + ["seer"] + ["villager"] * 5
+    game = new_game("werewolf", names, roles, seed=3)
+    sent = Sent()
+    frame = view_frame(sent, "en", game, game.view(LEADER), "g", False, None)
+    assert frame is not None
+    assert len(frame.told) == len(frame.events)
+    for at in frame.told:
+        assert at is None or 0 <= at < len(frame.lines)
+    assert view_frame(sent, "en", game, game.view(LEADER), "g", False, None) is None

@@ -12,24 +12,16 @@ import asyncio
 import json
 import time
 from collections import deque
-from collections.abc import Mapping
 from typing import Final
 
-from lupus.bots.den import den
-from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, Args, Event, Prompt
-from lupus.engine.table import PublicTable, PublicTables
+from lupus.engine.model import Prompt
 from lupus.engine.views import View
-from lupus.families import tables
-from lupus.narration import SAY, STEP, Narrator
+from lupus.server.frame import Said, Sent, json_text, view_frame
 from lupus.server.protocol import Code
 from lupus.server.refusals import Refusal
 
-json_text: Final = json.JSONEncoder(ensure_ascii=False).encode
-"""``json.dumps(value, ensure_ascii=False)`` with its encoder made once: ``dumps`` with
-an option builds a new encoder at each call (a view's head: 7 microseconds, 5.5 with
-this), and a server writes a few of these per frame, thousands of frames a second."""
+__all__ = ["Client", "Said", "json_text"]
 
 QUEUE: Final = 256
 """Messages a client may have waiting; a client that reads slower is dropped (it will
@@ -126,10 +118,7 @@ class Client:
         self.origin: str | None = None
         self.closed = False
         self._lobby: tuple[str, int | None, bool] | None = None  # the lobby, seat, host sent
-        self._game: str | None = None
-        self._sent = (0, 0)  # public and private events of the current game already sent
-        self._state: tuple[object, ...] | None = None
-        self._narrator: Narrator | None = None
+        self.sent = Sent()  # what it was sent of the current game (``frame.view_frame``)
         self.messages = Bucket(*MESSAGES)
         self.chat = Bucket(*CHAT)
         self.refused = 0  # what its frames refused for their rate counted since a message
@@ -161,7 +150,7 @@ class Client:
             self.outbox.end(drop)
 
     def new_game(self) -> None:
-        self._game, self._sent, self._state, self._narrator = None, (0, 0), None, None
+        self.sent = Sent()
 
     def send_lobby(self, lobby: str) -> None:
         """The room's lobby, with this client's seat (``you``) and whether it holds the
@@ -185,176 +174,10 @@ class Client:
         said: Said | None = None,
         public_time: float = 0.0,
     ) -> None:
-        """The view's news since the last one sent, if anything changed for this client.
-
-        ``table``: for a game leader, each seat's open prompts, which he answers for the
-        table (``act`` with ``seat``). ``said``: the room's sentences and menu lines
-        already made in each language (the same for every reader). ``public_time``: when
-        the latest public event shown was shown (the same for every reader: it tells
-        nothing a spectator watching would not see)."""
-        if self._game != game_id or self._narrator is None:
-            self._game, self._sent, self._state = game_id, (0, 0), None
-            self._narrator = Narrator(game.rulebook, game.names, self.lang)
-        state = (view.state_id, view.prompts, waited, deadline, table)
-        if state == self._state:
-            return
-        self._state = state
-        narrator = self._narrator
-        if said is None:
-            said = Said()
-        sentences, labels = said.of(narrator.lang)
-        public_sent, private_sent = self._sent
-        new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
-        start, self._sent = public_sent + private_sent, view.counts()
-        # (each line's mark: how a narrator says it aloud, ``narration.SPOKEN``)
-        marks: list[str | None] = []
-        lines = said.lines_text(narrator.story(new, view.seat, sentences, marks))
-        voiced = ",".join([JSON_MARK[mark] for mark in marks])
-        shown = ",".join(
-            [
-                f'{{"seat": {seat}, "prompts": {said.menus_text(narrator, prompts, labels)}}}'
-                for seat, prompts in table
-            ]
+        """The view's news since the last one sent, if anything changed for this client
+        (``frame.view_frame`` builds it, and judges whether it is stale)."""
+        frame = view_frame(
+            self.sent, self.lang, game, view, game_id, waited, deadline, table, said, public_time
         )
-        # The frame is put together from JSON written once per room and language (the
-        # game's id, the sentences, the events and the prompts are the same text for
-        # many readers) around the few numbers that are the reader's own: the JSON
-        # encoder, called for the whole frame, was a tenth of the server's time.
-        seat = "null" if view.seat < LEADER else str(view.seat)
-        until = "null" if deadline is None else repr(round(deadline, 3))
-        events = ",".join([said.event_text(event) for event in new])
-        prompts = said.menus_text(narrator, view.prompts, labels)
-        self.push(
-            f'{{"type": "view", "game": {said.text_of(game_id)}, "seat": {seat}, '
-            f'"phase": {said.text_of(view.phase)}, "number": {view.number}, '
-            f'"state_id": {view.state_id}, "finished": {JSON_BOOL[view.finished]}, '
-            f'"waiting": {JSON_BOOL[waited]}, "from": {start}, "lines": [{lines}], '
-            f'"spoken": [{voiced}], '
-            f'"table": [{shown}], "deadline": {until}, "time": {round(public_time, 3)!r}, '
-            f'"events": [{events}], {pack_text(view)}'
-            f'"public": {said.public_text(game, view)}, '
-            f'"prompts": {prompts}}}'
-        )
-
-
-JSON_BOOL: Final = {False: "false", True: "true"}
-JSON_MARK: Final = {None: "null", STEP: f'"{STEP}"', SAY: f'"{SAY}"'}
-
-
-def pack_text(view: View) -> str:
-    """``"pack": [...], `` for a member of a pack whose step is open (each living
-    member's seat and current target, null: not chosen yet or asleep), read from his
-    own view (``lupus.bots.den``); nothing for anyone else. Only a seat with prompts
-    can be in an open pack step, so no other view is read."""
-    found = den(view) if view.prompts else None
-    if found is None:
-        return ""
-    members = ", ".join(
-        [
-            f'{{"seat": {seat}, "target": {"null" if target is None else target}}}'
-            for seat, target in found.current()
-        ]
-    )
-    return f'"pack": [{members}], '
-
-
-class Said:
-    """What a room has put in words in each language, for every reader: the public
-    events' sentences (by ledger place) and the menu lines (by verb and choice); and
-    the public events as data."""
-
-    def __init__(self) -> None:
-        self.by_lang: dict[str, tuple[dict[int, str], dict[tuple[str, Args], str]]] = {}
-        self.public: dict[int, str] = {}  # public events as JSON text, by place
-        # private ones but their audience, by their shared data (kept, so that its id
-        # stays its own)
-        self.private: dict[int, tuple[Mapping[str, object], str]] = {}
-        self.menus: dict[tuple[str, tuple[object, ...]], str] = {}  # prompts as JSON text
-        self.texts: dict[str, str] = {}  # strings (sentences, ids) as JSON text
-        # The game's public tables, and the latest as JSON text with its public count.
-        self.tables: tuple[Game, PublicTables] | None = None
-        self.table: tuple[int, PublicTable | None, str] = (-1, None, "")
-
-    def text_of(self, text: str) -> str:
-        """A string as JSON text, written once for every reader: a sentence said to
-        the whole table is one string object, whose hash Python keeps."""
-        found = self.texts.get(text)
-        if found is None:
-            found = self.texts[text] = json_text(text)
-        return found
-
-    def public_text(self, game: Game, view: View) -> str:
-        """The view's public table (``view.public``) as JSON text, derived once per
-        public moment of the game for every reader (it depends on the public events
-        alone: the same text for every seat, the leader and a spectator)."""
-        count = view.public_chain()[1]
-        kept, made, text = self.table
-        if self.tables is None or self.tables[0] is not game:
-            self.tables = (game, tables(game.rulebook, game.names))
-            made = None
-        elif kept == count:
-            return text
-        table = self.tables[1].of(view)
-        if table is not made:  # (most public events change nothing in it)
-            text = json_text(table.to_json())
-        self.table = (count, table, text)
-        return text
-
-    def lines_text(self, lines: list[str]) -> str:
-        """Sentences as the items of a JSON list (without its brackets)."""
-        return ",".join([self.text_of(line) for line in lines])
-
-    def event_text(self, event: Event) -> str:
-        """An event as JSON text: a public one written once for every reader (by its
-        place among the public events), a private one around its data written once for
-        every reader told (the events each is filed as share their read-only data, and
-        differ in their audience and their number in each reader's list)."""
-        audience = event.audience
-        if audience is None:
-            seq = event.seq
-            found = self.public.get(seq)
-            if found is None:
-                found = self.public[seq] = json_text(event_json(event))
-            return found
-        data = event.data
-        known = self.private.get(id(data))
-        if known is None or known[0] is not data:
-            text = event_json(event)
-            del text["audience"]
-            known = self.private[id(data)] = (data, json_text(text)[:-1])
-        seats = ",".join([str(seat) for seat in sorted(audience)])
-        return f'{known[1]}, "audience": [{seats}]}}'
-
-    def menus_text(
-        self, narrator: Narrator, prompts: tuple[Prompt, ...], labels: dict[tuple[str, Args], str]
-    ) -> str:
-        """A seat's prompts as JSON text (who they are for is not in it: every voter of
-        a ballot is sent the same text)."""
-        if not prompts:
-            return "[]"
-        key = (narrator.lang, tuple([(p.verb, p.choices, p.unordered) for p in prompts]))
-        found = self.menus.get(key)
-        if found is None:
-            shown = [menu(narrator, prompt, labels) for prompt in prompts]
-            found = self.menus[key] = json_text(shown)
-        return found
-
-    def of(self, lang: str) -> tuple[dict[int, str], dict[tuple[str, Args], str]]:
-        found = self.by_lang.get(lang)
-        if found is None:
-            found = self.by_lang[lang] = ({}, {})
-        return found
-
-
-def menu(
-    narrator: Narrator, prompt: Prompt, labels: dict[tuple[str, Args], str]
-) -> dict[str, object]:
-    """A prompt as a client shows it: every legal choice with its words."""
-    verb = prompt.verb
-    choices = []
-    for args in prompt.choices:
-        label = labels.get((verb, args))
-        if label is None:
-            label = labels[verb, args] = narrator.choice(verb, args)
-        choices.append({"args": list(args), "label": label})
-    return {"verb": verb, "unordered": prompt.unordered, "choices": choices}
+        if frame is not None:
+            self.push(frame.encode())

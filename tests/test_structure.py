@@ -27,7 +27,6 @@ ALLOWED_MODULES: frozenset[str] = frozenset(
 
 ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
     {
-        "lupus.server.clients.Client.send_view",
         "lupus.server.protocol.frame_id",
         "lupus.server.transport.protocols",
         "lupus.server.transport.websocket_protocol",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from strongly_connected import strongly_connected
+
 SRC = Path(__file__).parent.parent / "src"
 PACKAGE = SRC / "lupus"
 
@@ -66,37 +68,7 @@ GRAPH = {module: imports_of(module) for module in MODULES}
 
 def cycles() -> list[list[str]]:
     """The graph's strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def connect(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(GRAPH[node]):
-            if nxt not in index:
-                connect(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(GRAPH):
-        if node not in index:
-            connect(node)
-    return found
+    return strongly_connected(GRAPH)
 
 
 def test_the_graph_is_read() -> None:

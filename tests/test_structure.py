@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from strongly_connected import strongly_connected
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "lupus"
 
@@ -98,37 +100,7 @@ def circles() -> list[frozenset[str]]:
     modules: each is one circle, or several sharing modules."""
     known = modules()
     graph = {name: imported(name, path, known) for name, path in known.items()}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[frozenset[str]] = []
-
-    def visit(name: str) -> None:
-        index[name] = low[name] = len(index)
-        stack.append(name)
-        on_stack.add(name)
-        for other in sorted(graph[name]):
-            if other not in index:
-                visit(other)
-                low[name] = min(low[name], low[other])
-            elif other in on_stack:
-                low[name] = min(low[name], index[other])
-        if low[name] == index[name]:
-            part = set()
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                part.add(top)
-                if top == name:
-                    break
-            if len(part) > 1:
-                found.append(frozenset(part))
-
-    for name in sorted(graph):
-        if name not in index:
-            visit(name)
-    return found
+    return [frozenset(part) for part in strongly_connected(graph)]
 
 
 def long_functions() -> dict[str, int]:

@@ -29,6 +29,12 @@ class GameRoutes:
     def peer_of(self, request: Request) -> Peer:
         return self.hub.gate.peer(client_key(request.client.host if request.client else None))
 
+    def asked_game(self, request: Request) -> tuple[Peer, str, Response | None]:
+        """The client, the game id it asks for, and the refusal of its record if any."""
+        peer = self.peer_of(request)
+        game_id = str(request.path_params["game"])
+        return peer, game_id, self.not_told_yet(peer, game_id)
+
     def not_told_yet(self, peer: Peer, game_id: str) -> Response | None:
         """The refusal of a finished game's record (its scenario, its story) to a client
         guessing too fast, or of a game not shown over yet: one that ended in a step the
@@ -81,9 +87,7 @@ class GameRoutes:
           404: {$ref: "#/components/responses/Problem"}
           429: {$ref: "#/components/responses/Problem"}
         """
-        peer = self.peer_of(request)
-        game_id = str(request.path_params["game"])
-        refused = self.not_told_yet(peer, game_id)
+        peer, game_id, refused = self.asked_game(request)
         if refused is not None:
             return refused
 
@@ -108,9 +112,7 @@ class GameRoutes:
           429: {$ref: "#/components/responses/Problem"}
         """
         # (the scenario's own checks: a game is told once it is over and shown over)
-        peer = self.peer_of(request)
-        game_id = str(request.path_params["game"])
-        refused = self.not_told_yet(peer, game_id)
+        peer, game_id, refused = self.asked_game(request)
         if refused is not None:
             return refused
         lang = request.query_params.get("lang")

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 import playout
+from lupus.bots import village_brain
+from lupus.bots.village_brain import shield
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import LEADER, Action, Prompt
@@ -30,9 +32,11 @@ from lupus.families import (
     unregister_role,
 )
 from lupus.narration import Narrator
+from lupus.sim.config import SimConfig
+from lupus.sim.selfplay import play_one
 from lupus.testing import check_rulebook
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -77,6 +81,9 @@ ROLE = Role(
     memory=Guarded,
     verbs=(Verb("guard", "bodyguard", ("bodyguard",), "night"),),
     events=(EventSpec("guarding", {"target": SEAT}),),
+    # (the heuristic bot guards as the Doctor protects: himself first, then whom he
+    # trusts most; without it, a random guard)
+    bot=Play({"guard": shield("guard")}, prey=2),
     messages={
         "wake.bodyguard": "The {N[bodyguard]} wakes up and guards a player.",
         "step.bodyguard": "{N[bodyguard]}",
@@ -182,6 +189,30 @@ def test_the_bodyguard_plays_by_his_rules(book_path: str) -> None:
                 dead = [d for d in game.deaths if d.number == number and d.cause == "werewolves"]
                 assert not dead, (seed, number)
     assert guarded_twice == 0
+
+
+def test_the_heuristic_bot_plays_him_as_his_module_says(
+    book_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """His ``bot`` declaration is the heuristic's play for ``guard``: no game falls back
+    to a random choice, and a living Bodyguard guards himself while he may."""
+
+    def refuse(view: object, rng: object) -> Action:
+        raise AssertionError(f"no heuristic play for {[p.verb for p in view.prompts]}")  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(village_brain, "fallback", refuse)
+    counts = {"werewolf": 2, "bodyguard": 1, "seer": 1, "villager": 4}
+    config = SimConfig(book_path, 8, counts, bots={"*": "heuristic"}, seed=3)
+    guards = 0
+    for index in range(20):
+        game, _ = play_one(config, index)
+        assert game.finished
+        guard = game.roles.index("bodyguard")
+        first = [ev for ev in game.events if ev.kind == "guarding" and ev.number == 1]
+        if first:
+            guards += 1
+            assert first[-1].data["target"] == guard
+    assert guards
 
 
 def test_his_memory_is_his_own_and_nobody_sees_his_choice(book_path: str) -> None:

@@ -34,6 +34,7 @@ from lupus.village.plugin import ANYONE as ANYONE  # (re-exported: lupus.testing
 from lupus.village.plugin import PACK as PACK
 from lupus.village.plugin import Role
 from lupus.village.plugin import Verb as Verb
+from lupus.village.registry import Plays
 
 FAMILIES: Final[dict[str, Family]] = {VILLAGE.name: VILLAGE, LUPUSBURG.name: LUPUSBURG}
 
@@ -229,6 +230,11 @@ def role_plugins() -> list[Role]:
     """Every village role plugin, the shipped ones then those registered from outside
     (what ``lupus.testing`` referees a rulebook's verbs against)."""
     return list(VILLAGE.roles())
+
+
+def village_plays() -> Plays:
+    """How the heuristic bot plays the village's roles (their ``Role.bot``, joined)."""
+    return VILLAGE.registry().plays
 
 
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:

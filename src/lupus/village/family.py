@@ -31,7 +31,7 @@ from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
-from lupus.village.registry import Registry
+from lupus.village.registry import Plays, Registry
 from lupus.village.steps import Ballot
 from lupus.village.table import VillageTable
 
@@ -96,7 +96,23 @@ def build(roles: Sequence[Role]) -> Registry:
         carded(steps),
         events,
         scalar_kinds(events),
+        plays(roles),
     )
+
+
+def plays(roles: Sequence[Role]) -> Plays:
+    """The roles' ``Play`` declarations joined (a verb given two plays is refused)."""
+    decisions: dict[str, Any] = {}
+    taste: dict[str, int] = {}
+    prey: dict[str, int] = {}
+    for role in roles:
+        for verb, decision in role.bot.decisions.items():
+            if decisions.setdefault(verb, decision) is not decision:
+                raise ValueError(f"{role.id} gives the verb {verb!r} a play of its own")
+        if role.card is not None:
+            taste[role.card] = role.bot.taste
+            prey[role.card] = role.bot.prey
+    return Plays(decisions, taste, prey)
 
 
 class VillageFamily(Family):

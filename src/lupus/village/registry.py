@@ -15,6 +15,24 @@ from lupus.engine.step import Step
 
 
 @final
+class Plays:
+    """The roles' ``Play`` declarations, joined: the heuristic bot's play by verb, and
+    by card a Thief's taste for it and the pack's for its holder (0 where none is
+    declared). A verb two roles share (the Seer's and the Detective's ``inspect``) has
+    one play: two different plays for it are refused."""
+
+    def __init__(
+        self,
+        decisions: dict[str, Callable[[Any], Any]],
+        taste: dict[str, int],
+        prey: dict[str, int],
+    ) -> None:
+        self.decisions: Final = decisions
+        self.taste: Final = taste
+        self.prey: Final = prey
+
+
+@final
 class Registry:
     """The plugins' steps, death hooks, memories and event kinds, and the steps every
     night and day has (nightfall and daybreak, dawn, the win check)."""
@@ -30,6 +48,7 @@ class Registry:
         carded: dict[str, str],
         events: dict[str, EventSpec],
         scalar_kinds: frozenset[str],
+        plays: Plays,
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
@@ -48,3 +67,5 @@ class Registry:
         self.scalar_kinds: Final = scalar_kinds
         # kind -> how a narrator says it aloud, for the kinds said at all
         self.told: Final = told_kinds(events)
+        # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
+        self.plays: Final = plays

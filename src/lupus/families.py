@@ -237,6 +237,21 @@ def village_plays() -> Plays:
     return VILLAGE.registry().plays
 
 
+def cards_aside(book: Rulebook, counts: Mapping[str, int]) -> int:
+    """How many cards of a deck of ``counts`` lie aside beside the players' (those a
+    card brings for its holder, ``Role.extra_cards``: the Thief's two)."""
+    if family_of(book) is not VILLAGE:
+        return 0
+    return VILLAGE.registry().cards_aside(counts)
+
+
+def bringing_aside(book: Rulebook) -> frozenset[str]:
+    """The cards of ``book`` that bring cards set aside (``cards_aside``)."""
+    if family_of(book) is not VILLAGE:
+        return frozenset()
+    return frozenset(VILLAGE.registry().extra_cards) & frozenset(book.roles)
+
+
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
     """The event schema of ``book``'s family: one ``EventSpec`` per event kind (the
     village's own and those its role plugins declare, ``Role.events``; a kind declared

@@ -77,6 +77,7 @@ def thief(bot: VillageBrain) -> Action | None:
 ROLE = Role(
     "thief",
     bot=Play({"take": thief, "keep": thief}),
+    extra_cards=2,
     events=(
         EventSpec("extra_cards", {"cards": TEXTS}),
         EventSpec("role_taken", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from lupus.engine.counting import count_cards
 from lupus.engine.deal import Deal, deal_request
@@ -12,7 +12,7 @@ from lupus.engine.errors import SetupError
 from lupus.engine.options import options_key
 from lupus.rulebooks.facts import KEPT, memos
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.checks import THIEF, composition_problem, deal_problem
+from lupus.village.checks import composition_problem, deal_problem
 
 TRIES = 1000
 """How many shuffles a composition gets to give a deal the rules accept."""
@@ -24,11 +24,13 @@ def deal(
     counts: Mapping[str, int],
     rng: random.Random,
     options: Mapping[str, OptionValue],
+    cards_aside: Callable[[Mapping[str, int]], int],
 ) -> Deal:
     """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
 
     The table and the composition are checked first (``deal_request``), and the cards
-    counted against the seats, before a single card is laid out.
+    counted against the seats and those a card sets aside (``cards_aside``: the
+    registry's, from ``Role.extra_cards``), before a single card is laid out.
 
     The first ``players`` cards go to the seats, the last two lie aside: they are the
     Thief's extra cards when a player holds the Thief, and out of play otherwise (but
@@ -45,12 +47,11 @@ def deal(
     """
     # Counted before anything is built: a composition of 10**10 cards costs nothing.
     players, counts = deal_request(book, players, counts)
-    thief = counts.get(THIEF, 0) > 0
-    wanted = players + (2 if thief else 0)
+    aside = cards_aside(counts)
+    thief = aside > 0
     total = sum(counts.values())
-    if total != wanted:
-        extra = " (a thief needs two extra cards)" if thief else ""
-        raise SetupError(f"{total} cards for {players} players{extra}")
+    if total != players + aside:
+        raise SetupError(f"{total} cards for {players} players{beside(players, aside)}")
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
         problem = composition_problem(book, count_cards(deck), options)
@@ -68,6 +69,11 @@ def deal(
         if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
+
+
+def beside(players: int, aside: int) -> str:
+    """What a count of cards is missing, where a card brings cards set aside."""
+    return f": this deck holds {players + aside}, {aside} of them set aside" if aside else ""
 
 
 def judged(

@@ -25,7 +25,7 @@ from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import below_minimum, check_minimum
-from lupus.village.deal import deal
+from lupus.village.deal import beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
@@ -97,6 +97,7 @@ def build(roles: Sequence[Role]) -> Registry:
         events,
         scalar_kinds(events),
         plays(roles),
+        {role.card: role.extra_cards for role in roles if role.card and role.extra_cards},
     )
 
 
@@ -174,7 +175,7 @@ class VillageFamily(Family):
         rng: random.Random,
         options: Mapping[str, OptionValue],
     ) -> Deal:
-        return deal(book, players, counts, rng, options)
+        return deal(book, players, counts, rng, options, self.registry().cards_aside)
 
     def messages(self) -> dict[str, str]:
         return {key: text for role in self.roles() for key, text in role.messages.items()}
@@ -224,14 +225,14 @@ class VillageFamily(Family):
         minimum configuration when the table is below it: werewolf recommends decks for
         3 to 7 players, which the pages play under that rule and say so), or None."""
         cards = sum(counts.values())  # (counted before a card is laid out)
-        wanted = players + (2 if counts.get("thief") else 0)
-        if cards != wanted:
-            return f"{cards} cards for {players} players (a thief adds two extra cards)"
+        aside = self.registry().cards_aside(counts)
+        if cards != players + aside:
+            return f"{cards} cards for {players} players{beside(players, aside)}"
         if not deals_a_killer(book, self.roles(), counts):
             return "no card of it can eliminate a player, and the days have no vote"
         options = house_rules(book, players, counts)
         try:  # (as a table with the default options, or that house rule, deals it)
-            dealt = deal(book, players, counts, seeded(0), options)
+            dealt = self.deal(book, players, counts, seeded(0), options)
             self.new_game(book, seat_names(players), dealt, options, 0)
         except SetupError as exc:
             return str(exc)

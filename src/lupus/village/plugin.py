@@ -133,6 +133,8 @@ class Role:
     the registry (``lupus.families.event_specs``): an event must fit its schema to come
     back from JSON; how each is told is its kind's key in ``messages``. ``bot``: how
     the heuristic bot plays it (``Play``); none: a random legal choice, not a pass.
+    ``extra_cards``: how many cards beside the players' a deck with this card holds,
+    set aside for its holder (the Thief's two): a deal and the balance tool count them.
     """
 
     def __init__(
@@ -152,6 +154,7 @@ class Role:
         options: Mapping[str, OptionNeed] | None = None,
         events: tuple[EventSpec, ...] = (),
         bot: Play = NO_PLAY,
+        extra_cards: int = 0,
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -167,3 +170,4 @@ class Role:
         self.options: Final[dict[str, OptionNeed]] = dict(options or {})
         self.events: Final = events
         self.bot: Final = bot
+        self.extra_cards: Final = extra_cards

@@ -7,7 +7,7 @@ reads it to lay out its nights and days (``steps``), to run what a death sets of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 from lupus.engine.events import EventSpec, told_kinds
@@ -49,6 +49,7 @@ class Registry:
         events: dict[str, EventSpec],
         scalar_kinds: frozenset[str],
         plays: Plays,
+        extra_cards: dict[str, int],
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
@@ -69,3 +70,11 @@ class Registry:
         self.told: Final = told_kinds(events)
         # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
         self.plays: Final = plays
+        # card -> the cards a deck holds beside the players' when it has this card
+        self.extra_cards: Final = extra_cards
+
+    def cards_aside(self, counts: Mapping[str, int]) -> int:
+        """How many cards of a deck of ``counts`` lie aside (none without a card that
+        brings them, ``Role.extra_cards``)."""
+        extra = self.extra_cards
+        return sum(extra[card] for card, count in counts.items() if count and card in extra)

@@ -90,6 +90,15 @@ ROLE = Role(
         "guarding": "{viewer} guards {target} tonight.",
         "menu.guard": "Guard {target}",
     },
+    # (every other language a rulebook with him offers: werewolf offers Swedish)
+    texts={
+        "sv": {
+            "wake.bodyguard": "{N[bodyguard]} vaknar och vaktar en spelare.",
+            "step.bodyguard": "{N[bodyguard]}",
+            "guarding": "{viewer} vaktar {target} i natt.",
+            "menu.guard": "Vakta {target}",
+        }
+    },
 )
 
 
@@ -259,6 +268,24 @@ def test_the_referee_reads_him_from_his_declaration(book_path: str) -> None:
     for seed in range(20):
         play(book_path, seed, check)
     assert "guard" in offered
+
+
+def test_a_language_he_has_no_text_in_is_an_error_for_the_strict_narrator(
+    book_path: str,
+) -> None:
+    """Narrated in Swedish without his Swedish texts, he would speak English: a strict
+    narrator (``check_rulebook``'s) refuses it, naming the key and the language."""
+    from lupus.engine.errors import LupusError
+
+    bare = Role("bodyguard-en", messages={"wake.bodyguard-en": "The guard wakes up."})
+    register_role(bare)
+    try:
+        narrator = Narrator(load(book_path), NAMES, "sv", strict=True)
+        with pytest.raises(LupusError, match=r"wake\.bodyguard-en.*'sv'"):
+            narrator.t("wake.bodyguard-en")
+        assert Narrator(load(book_path), NAMES, "sv").t("wake.bodyguard-en")
+    finally:
+        unregister_role(bare)
 
 
 def test_his_games_are_narrated_in_every_language_strictly(book_path: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
 from lupus.families import family_of, told_kinds_of
-from lupus.messages import Fields, MessageError, Names, tables
+from lupus.messages import Fields, MessageError, Names, tables, untranslated
 from lupus.rulebooks.schema import Rulebook
 from lupus.spoken import SAY as SAY
 from lupus.spoken import STEP as STEP
@@ -47,6 +47,8 @@ class Narrator:
         self.text, self.N = tables(book, self.lang)
         self.names_table = Names(self)
         self.strict = strict
+        # (a strict narrator refuses a plugin's message it would say in English only)
+        self.untranslated = untranslated(book, self.lang) if strict else frozenset()
         # Lupusburg's houses, chests and tokens: the other families' events have none.
         self.houses = bool(family_of(book).house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
@@ -61,6 +63,8 @@ class Narrator:
             if self.strict:
                 raise self.error(key, "is missing")
             return key
+        if key in self.untranslated:
+            raise self.error(key, f"has no text in {self.lang!r}, only its role's English")
         try:
             return template.format_map(Fields(self, key, fields))
         except MessageError:

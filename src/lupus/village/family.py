@@ -177,8 +177,22 @@ class VillageFamily(Family):
     ) -> Deal:
         return deal(book, players, counts, rng, options, self.registry().cards_aside)
 
-    def messages(self) -> dict[str, str]:
-        return {key: text for role in self.roles() for key, text in role.messages.items()}
+    def messages(self, lang: str = "en") -> dict[str, str]:
+        found = {key: text for role in self.roles() for key, text in role.messages.items()}
+        if lang != "en":
+            for role in self.roles():
+                found.update(role.texts.get(lang, {}))
+        return found
+
+    def untranslated(self, lang: str) -> frozenset[str]:
+        if lang == "en":
+            return frozenset()
+        return frozenset(
+            key
+            for role in self.roles()
+            for key in role.messages
+            if key not in role.texts.get(lang, {})
+        )
 
     def pack_steps(self) -> frozenset[str]:
         return frozenset([s for role in self.roles() if role.pack for s in role.steps])

@@ -120,7 +120,10 @@ class Role:
     then told the target's role (the Seer's ``inspect``; not the Detective's, told a
     side only), which the property tests' referee grants him: any other role an event
     tells a living player is a leak. ``messages`` holds the role's narration keys with
-    their English text (a rulebook's or a language file's text for the key comes first).
+    their English text, ``texts`` the same keys in other languages, by language
+    (``{"sv": {...}}``; a rulebook's or a language file's text for a key comes before
+    both; a rulebook that offers a language the role has no text in is narrated in
+    English there, and the strict narrator calls it an error).
     ``pack``: its steps are where the pack decides (a deck is told with the pack's
     cards at that step), and may eliminate a player each night. ``eliminates``: the
     role's other ways to eliminate a player every time they run, each as the steps a
@@ -155,6 +158,7 @@ class Role:
         events: tuple[EventSpec, ...] = (),
         bot: Play = NO_PLAY,
         extra_cards: int = 0,
+        texts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -171,3 +175,6 @@ class Role:
         self.events: Final = events
         self.bot: Final = bot
         self.extra_cards: Final = extra_cards
+        self.texts: Final[dict[str, dict[str, str]]] = {
+            lang: dict(table) for lang, table in (texts or {}).items()
+        }

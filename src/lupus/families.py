@@ -252,6 +252,30 @@ def bringing_aside(book: Rulebook) -> frozenset[str]:
     return frozenset(VILLAGE.registry().extra_cards) & frozenset(book.roles)
 
 
+def card_weights(book: Rulebook) -> dict[str, int]:
+    """What each card of ``book`` is worth to its side, in plain villagers
+    (``Role.weight``): a pack card weighs as its pack's role, a card no role weighs as
+    a plain card of its side (1 for the village, -1 for another). Empty for a family
+    that deals one deck only."""
+    if family_of(book) is not VILLAGE:
+        return {}
+    pack = book.tagged(book.mechanics.pack_tag)
+    village = book.factions[0]
+    carded = {r.card: r.weight for r in VILLAGE.roles() if r.card and r.weight is not None}
+    pack_weight = next(
+        (r.weight for r in VILLAGE.roles() if r.pack and r.weight is not None and not r.card), None
+    )
+    weights: dict[str, int] = {}
+    for card, spec in book.roles.items():
+        weight = carded.get(card)
+        if weight is None and card in pack and pack_weight is not None:
+            weight = pack_weight
+        if weight is None:
+            weight = 1 if spec.faction == village else -1
+        weights[card] = weight
+    return weights
+
+
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
     """The event schema of ``book``'s family: one ``EventSpec`` per event kind (the
     village's own and those its role plugins declare, ``Role.events``; a kind declared

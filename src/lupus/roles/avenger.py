@@ -54,6 +54,7 @@ class AvengerStep(Ballot):
 
 ROLE = Role(
     "avenger",
+    weight=3,
     bot=Play({"shoot": VillageBrain.shoot}),
     events=(
         EventSpec(

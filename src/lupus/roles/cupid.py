@@ -94,6 +94,7 @@ def cupid(bot: VillageBrain) -> Action | None:
 
 ROLE = Role(
     "cupid",
+    weight=-3,
     bot=Play({"link": cupid}, taste=1),
     events=(
         EventSpec("linked", {"players": SEATS}, script="noted"),

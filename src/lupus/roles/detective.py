@@ -37,6 +37,7 @@ class DetectiveStep(Ballot):
 
 ROLE = Role(
     "detective",
+    weight=7,
     bot=Play({"inspect": INSPECT}, prey=3),
     events=(
         # ``player`` is investigated, ``by`` the Detective.

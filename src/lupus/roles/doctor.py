@@ -82,6 +82,7 @@ class DoctorStep(Ballot):
 
 ROLE = Role(
     "doctor",
+    weight=3,
     bot=Play({"protect": shield("protect")}, prey=2),
     events=(
         # ``player``: the Doctor (the eliminated who watch the night see who acts).

@@ -48,6 +48,7 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "hunter",
+    weight=3,
     bot=Play({"shoot": VillageBrain.shoot}, taste=2, prey=-1),
     events=(
         EventSpec("hunter_aims", {"player": SEAT}, told="step", script="opens"),

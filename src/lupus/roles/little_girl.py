@@ -93,6 +93,7 @@ def little_girl(bot: VillageBrain) -> Action | None:
 
 ROLE = Role(
     "little-girl",
+    weight=2,
     bot=Play({"spy": little_girl}, taste=3, prey=1),
     events=(
         EventSpec("spied", {"roles": SEAT_TEXT, "target": SEAT_OR_NONE}, discloses=SOME_ROLES),

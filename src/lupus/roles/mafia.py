@@ -55,6 +55,7 @@ class MafiaStep(PackBallot):
 
 ROLE = Role(
     "mafia",
+    weight=-6,
     bot=Play({"kill": VillageBrain.kill}),
     pack=True,
     steps={"mafia": MafiaStep},

@@ -31,6 +31,7 @@ class SeerStep(Ballot):
 
 ROLE = Role(
     "seer",
+    weight=7,
     bot=Play({"inspect": INSPECT}, taste=5, prey=3),
     events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),),
     card="seer",

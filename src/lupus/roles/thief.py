@@ -76,6 +76,7 @@ def thief(bot: VillageBrain) -> Action | None:
 
 ROLE = Role(
     "thief",
+    weight=0,
     bot=Play({"take": thief, "keep": thief}),
     extra_cards=2,
     events=(

@@ -72,6 +72,7 @@ def starve(game: VillageGame, pack: list[int], winner: str) -> None:
 
 ROLE = Role(
     "werewolves",
+    weight=-6,
     bot=Play({"kill": VillageBrain.kill}),
     events=(EventSpec("starvation", {}, told="say"),),
     pack=True,

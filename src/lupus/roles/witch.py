@@ -128,6 +128,7 @@ def witch(bot: VillageBrain) -> Action | None:
 
 ROLE = Role(
     "witch",
+    weight=4,
     bot=Play({"heal": witch, "poison": witch}, taste=4, prey=2),
     events=(
         EventSpec("victim_shown", {"target": SEAT_OR_NONE}),

@@ -138,6 +138,11 @@ class Role:
     the heuristic bot plays it (``Play``); none: a random legal choice, not a pass.
     ``extra_cards``: how many cards beside the players' a deck with this card holds,
     set aside for its holder (the Thief's two): a deal and the balance tool count them.
+    ``weight``: what one card of the role is worth to its side, in plain villagers (a
+    villager is 1, a card of the pack negative), as game designers score a deck (the
+    Seer 7, a werewolf -6): the balance tool's prior, which orders its candidates and
+    keeps the closest to even when asked for a smaller field (``lupus balance
+    --field``); a ``pack`` role's weight is each pack card's. None: a plain card.
     """
 
     def __init__(
@@ -159,6 +164,7 @@ class Role:
         bot: Play = NO_PLAY,
         extra_cards: int = 0,
         texts: Mapping[str, Mapping[str, str]] | None = None,
+        weight: int | None = None,
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -175,6 +181,7 @@ class Role:
         self.events: Final = events
         self.bot: Final = bot
         self.extra_cards: Final = extra_cards
+        self.weight: Final = weight
         self.texts: Final[dict[str, dict[str, str]]] = {
             lang: dict(table) for lang, table in (texts or {}).items()
         }

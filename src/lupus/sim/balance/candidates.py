@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from lupus.engine.deal import seat_names
 from lupus.engine.errors import SetupError
 from lupus.engine.limits import MAX_CANDIDATES
-from lupus.families import bringing_aside, cards_aside, family_of, new_game
+from lupus.families import bringing_aside, card_weights, cards_aside, family_of, new_game
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 Counts = dict[str, int]
@@ -37,6 +37,25 @@ def ordered(book: Rulebook, counts: Mapping[str, int]) -> Counts:
     filler = fillers(book)[1]
     order = sorted(book.roles, key=lambda r: (r not in pack, r == filler))
     return {r: counts[r] for r in order if counts.get(r)}
+
+
+def points(book: Rulebook, counts: Mapping[str, int]) -> int:
+    """The deck's score as game designers count it: each card's worth to its side
+    (``families.card_weights``, from ``Role.weight``) summed; near 0 is a deck a
+    designer would call even, before a game is played."""
+    weights = card_weights(book)
+    return sum(weights.get(card, 0) * count for card, count in counts.items())
+
+
+def closest_by_points(book: Rulebook, pool: list[Counts], field: int) -> list[Counts]:
+    """The ``field`` candidates of ``pool`` whose points are nearest 0 (ties in the
+    pool's order), kept in the pool's order: the prior a search narrows a wide field
+    with before it plays."""
+    if len(pool) <= field:
+        return pool
+    ranked = sorted(range(len(pool)), key=lambda i: (abs(points(book, pool[i])), i))
+    kept = sorted(ranked[:field])
+    return [pool[i] for i in kept]
 
 
 def pack_size(book: Rulebook, counts: Mapping[str, int]) -> int:

@@ -242,14 +242,14 @@ def cards_aside(book: Rulebook, counts: Mapping[str, int]) -> int:
     card brings for its holder, ``Role.extra_cards``: the Thief's two)."""
     if family_of(book) is not VILLAGE:
         return 0
-    return VILLAGE.registry().cards_aside(counts)
+    return VILLAGE.registry().aside.count(counts)
 
 
 def bringing_aside(book: Rulebook) -> frozenset[str]:
     """The cards of ``book`` that bring cards set aside (``cards_aside``)."""
     if family_of(book) is not VILLAGE:
         return frozenset()
-    return frozenset(VILLAGE.registry().extra_cards) & frozenset(book.roles)
+    return VILLAGE.registry().aside.cards & frozenset(book.roles)
 
 
 def card_weights(book: Rulebook) -> dict[str, int]:

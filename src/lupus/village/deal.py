@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from lupus.engine.counting import count_cards
 from lupus.engine.deal import Deal, deal_request
@@ -13,6 +13,7 @@ from lupus.engine.options import options_key
 from lupus.rulebooks.facts import KEPT, memos
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import composition_problem, deal_problem
+from lupus.village.registry import Aside
 
 TRIES = 1000
 """How many shuffles a composition gets to give a deal the rules accept."""
@@ -24,12 +25,12 @@ def deal(
     counts: Mapping[str, int],
     rng: random.Random,
     options: Mapping[str, OptionValue],
-    cards_aside: Callable[[Mapping[str, int]], int],
+    aside: Aside,
 ) -> Deal:
     """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
 
     The table and the composition are checked first (``deal_request``), and the cards
-    counted against the seats and those a card sets aside (``cards_aside``: the
+    counted against the seats and those a card sets aside (``aside``: the
     registry's, from ``Role.extra_cards``), before a single card is laid out.
 
     The first ``players`` cards go to the seats, the last two lie aside: they are the
@@ -47,16 +48,16 @@ def deal(
     """
     # Counted before anything is built: a composition of 10**10 cards costs nothing.
     players, counts = deal_request(book, players, counts)
-    aside = cards_aside(counts)
-    thief = aside > 0
+    set_aside = aside.count(counts)
+    thief = set_aside > 0
     total = sum(counts.values())
-    if total != players + aside:
-        raise SetupError(f"{total} cards for {players} players{beside(players, aside)}")
+    if total != players + set_aside:
+        raise SetupError(f"{total} cards for {players} players{beside(players, set_aside)}")
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
         problem = composition_problem(book, count_cards(deck), options)
     else:  # every shuffle puts the same cards in play: one check answers for all of them
-        problem = judged(book, deck, (), options)
+        problem = judged(book, deck, (), options, aside)
     if problem is not None:
         raise SetupError(problem)
     if not thief:
@@ -65,7 +66,7 @@ def deal(
     for _ in range(TRIES):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        problem = judged(book, roles, extra_cards, options)
+        problem = judged(book, roles, extra_cards, options, aside)
         if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
@@ -81,19 +82,20 @@ def judged(
     roles: Sequence[str],
     extra_cards: Sequence[str],
     options: Mapping[str, OptionValue],
+    aside: Aside,
 ) -> str | None:
     """``deal_problem``, remembered: a simulation deals the same composition thousands
     of times, and the verdict depends on the cards as multisets and the options alone
     (kept per rulebook content, keyed exactly: ``options_key``)."""
     chosen = options_key(options)
     if chosen is None:
-        return deal_problem(book, roles, extra_cards, options)
-    key = (tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen)
+        return deal_problem(book, roles, extra_cards, options, aside)
+    key = (tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, aside)
     verdicts = memos(book.facts.digest).deal_verdicts
     known = verdicts.get(key)
     if known is not None:
         return known or None
-    problem = deal_problem(book, roles, extra_cards, options)
+    problem = deal_problem(book, roles, extra_cards, options, aside)
     if len(verdicts) < KEPT:
         verdicts[key] = problem or ""
     return problem

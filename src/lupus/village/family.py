@@ -31,7 +31,7 @@ from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
-from lupus.village.registry import Plays, Registry
+from lupus.village.registry import Aside, Plays, Registry
 from lupus.village.steps import Ballot
 from lupus.village.table import VillageTable
 
@@ -97,7 +97,10 @@ def build(roles: Sequence[Role]) -> Registry:
         events,
         scalar_kinds(events),
         plays(roles),
-        {role.card: role.extra_cards for role in roles if role.card and role.extra_cards},
+        Aside(
+            {role.card: role.extra_cards for role in roles if role.card and role.extra_cards},
+            {role.card: frozenset(role.steps) for role in roles if role.card and role.extra_cards},
+        ),
     )
 
 
@@ -175,7 +178,7 @@ class VillageFamily(Family):
         rng: random.Random,
         options: Mapping[str, OptionValue],
     ) -> Deal:
-        return deal(book, players, counts, rng, options, self.registry().cards_aside)
+        return deal(book, players, counts, rng, options, self.registry().aside)
 
     def messages(self, lang: str = "en") -> dict[str, str]:
         found = {key: text for role in self.roles() for key, text in role.messages.items()}
@@ -239,7 +242,7 @@ class VillageFamily(Family):
         minimum configuration when the table is below it: werewolf recommends decks for
         3 to 7 players, which the pages play under that rule and say so), or None."""
         cards = sum(counts.values())  # (counted before a card is laid out)
-        aside = self.registry().cards_aside(counts)
+        aside = self.registry().aside.count(counts)
         if cards != players + aside:
             return f"{cards} cards for {players} players{beside(players, aside)}"
         if not deals_a_killer(book, self.roles(), counts):

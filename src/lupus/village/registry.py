@@ -15,6 +15,27 @@ from lupus.engine.step import Step
 
 
 @final
+class Aside:
+    """The cards that bring cards set aside for their holder (``Role.extra_cards``: the
+    Thief's two), with how many each brings and the steps of its role: a deal counts
+    the cards aside and judges them from this, naming no card of its own."""
+
+    def __init__(self, extra: dict[str, int], steps: dict[str, frozenset[str]]) -> None:
+        self.extra: Final = extra
+        self.steps: Final = steps
+        self.cards: Final = frozenset(extra)
+
+    def count(self, counts: Mapping[str, int]) -> int:
+        """How many cards of a deck of ``counts`` lie aside (none without such a card)."""
+        extra = self.extra
+        return sum(extra[card] for card, count in counts.items() if count and card in extra)
+
+    def taker(self, cards: Sequence[str]) -> str | None:
+        """The first of ``cards`` that brings cards aside, or None."""
+        return next((card for card in cards if card in self.cards), None)
+
+
+@final
 class Plays:
     """The roles' ``Play`` declarations, joined: the heuristic bot's play by verb, and
     by card a Thief's taste for it and the pack's for its holder (0 where none is
@@ -49,7 +70,7 @@ class Registry:
         events: dict[str, EventSpec],
         scalar_kinds: frozenset[str],
         plays: Plays,
-        extra_cards: dict[str, int],
+        aside: Aside,
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
@@ -70,11 +91,5 @@ class Registry:
         self.told: Final = told_kinds(events)
         # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
         self.plays: Final = plays
-        # card -> the cards a deck holds beside the players' when it has this card
-        self.extra_cards: Final = extra_cards
-
-    def cards_aside(self, counts: Mapping[str, int]) -> int:
-        """How many cards of a deck of ``counts`` lie aside (none without a card that
-        brings them, ``Role.extra_cards``)."""
-        extra = self.extra_cards
-        return sum(extra[card] for card, count in counts.items() if count and card in extra)
+        # the cards that set cards aside for their holder (the Thief's two)
+        self.aside: Final = aside

@@ -143,6 +143,14 @@ potion); it is ``skipped`` (the deal, which the leader's page shows apart). Any 
 event is read out (public) or shown to its audience (private)."""
 
 
+TABLE: Final = frozenset({"counted_vote", "other_vote", "decides", "title"})
+"""What an event does to the public table (``EventSpec.table``; ``lupus.engine.table``),
+beside the family's own kinds (a death, a count): it opens the vote whose count decides
+the phase (``counted_vote``), or another vote (``other_vote``: an election); it
+``decides`` its phase with nobody dead (no elimination, the Captain's decision); it
+gives its ``player`` a ``title`` (the Captain's), which his death ends."""
+
+
 @final
 class EventSpec:
     """The schema of one event kind: each field's tag, the fields that may be absent
@@ -154,9 +162,10 @@ class EventSpec:
     public event is ever said), and ``script``, its place in a game leader's script
     (``SCRIPT``; the pages get both from the server, ``GET /api/rulebooks``). And
     ``variant`` picks the message that tells one event of the kind: ``"<kind>.<variant>"``
-    before ``"<kind>"`` (``field_variant("how")``: the Captain elected or drawn)."""
+    before ``"<kind>"`` (``field_variant("how")``: the Captain elected or drawn), and
+    ``table`` what it does to the public table (``TABLE``)."""
 
-    __slots__ = ("discloses", "fields", "kind", "optional", "script", "told", "variant")
+    __slots__ = ("discloses", "fields", "kind", "optional", "script", "table", "told", "variant")
 
     def __init__(
         self,
@@ -168,6 +177,7 @@ class EventSpec:
         told: str | None = None,
         script: str | None = None,
         variant: Callable[[Event], str | None] | None = None,
+        table: str | None = None,
     ) -> None:
         for name, tag in fields.items():
             if tag not in TAGS:
@@ -176,7 +186,11 @@ class EventSpec:
             stray = sorted([name for name in names if name not in fields])
             if stray:
                 raise ValueError(f"{kind}: {what} names no field of the event: {stray}")
-        for what, mark, marks in (("told", told, TOLD), ("script", script, SCRIPT)):
+        for what, mark, marks in (
+            ("told", told, TOLD),
+            ("script", script, SCRIPT),
+            ("table", table, TABLE),
+        ):
             if mark is not None and mark not in marks:
                 raise ValueError(f"{kind}: {what} is one of {sorted(marks)}, not {mark!r}")
         self.kind: Final = kind
@@ -186,6 +200,7 @@ class EventSpec:
         self.told: Final = told
         self.script: Final = script
         self.variant: Final = variant
+        self.table: Final = table
 
     def __repr__(self) -> str:
         return f"EventSpec({self.kind!r}, {self.fields!r})"

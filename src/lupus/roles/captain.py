@@ -121,9 +121,19 @@ ROLE = Role(
     "captain",
     bot=Play({"elect": VillageBrain.elect, "appoint": VillageBrain.appoint}),
     events=(
-        EventSpec("election", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
         EventSpec(
-            "captain", {"player": SEAT, "how": TEXT}, told="say", variant=field_variant("how")
+            "election",
+            {"round": INT, "candidates": SEATS},
+            told="step",
+            script="opens",
+            table="other_vote",
+        ),
+        EventSpec(
+            "captain",
+            {"player": SEAT, "how": TEXT},
+            told="say",
+            variant=field_variant("how"),
+            table="title",
         ),
         EventSpec("succession", {"player": SEAT}, told="say"),
         EventSpec("no_successor", {"player": SEAT}, told="say"),

@@ -105,7 +105,7 @@ class DecideStep(Ballot):
 ROLE = Role(
     "vote",
     bot=Play({"vote": VillageBrain.vote, "decide": VillageBrain.decide}),
-    events=(EventSpec("decided", {"player": SEAT, "target": SEAT}, told="say"),),
+    events=(EventSpec("decided", {"player": SEAT, "target": SEAT}, told="say", table="decides"),),
     steps={"vote": VoteStep},
     eliminates=(("vote",),),
     verbs=(

@@ -65,8 +65,8 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     EventSpec("role_dealt", {"player": SEAT, "role": TEXT}, discloses=A_ROLE, script="skipped"),
     EventSpec("night", {"number": INT}, told="step"),
     EventSpec("day", {"number": INT}, told="say"),
-    EventSpec("dawn", {"number": INT}, told="step"),
-    EventSpec("no_death", {}, told="say"),
+    EventSpec("dawn", {"number": INT}, told="step", table="decides"),
+    EventSpec("no_death", {}, told="say", table="decides"),
     # ``role`` only where the rulebook reveals a dead player's role.
     EventSpec(
         "death",
@@ -94,7 +94,13 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     EventSpec("wake", {"step": TEXT}, told="step", script="opens", variant=field_variant("step")),
     # ------------------------------------------------------------ votes (lynch,
     # day_vote, nominations; captain: ballot and tie)
-    EventSpec("vote_opens", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
+    EventSpec(
+        "vote_opens",
+        {"round": INT, "candidates": SEATS},
+        told="step",
+        script="opens",
+        table="counted_vote",
+    ),
     EventSpec(
         "ballot",
         {"player": SEAT, "target": SEAT_OR_NONE, "vote": TEXT},
@@ -103,7 +109,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     ),
     EventSpec("tally", {"votes": SEAT_INT}, told="say"),
     EventSpec("tie", {"players": SEATS, "vote": TEXT}, told="say", script="opens"),
-    EventSpec("no_elimination", {"reason": TEXT}, told="say"),
+    EventSpec("no_elimination", {"reason": TEXT}, told="say", table="decides"),
     # ------------------------------------------------------------ the pack (werewolves,
     # mafia)
     EventSpec("pack", {"roles": SEAT_TEXT}, discloses=SOME_ROLES),

@@ -207,7 +207,7 @@ class VillageFamily(Family):
         return frozenset()
 
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
-        return VillageTable(names)
+        return VillageTable(names, self.registry().table_marks)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -89,6 +89,8 @@ class Registry:
         self.scalar_kinds: Final = scalar_kinds
         # kind -> how a narrator says it aloud, for the kinds said at all
         self.told: Final = told_kinds(events)
+        # kind -> what it does to the public table, for the kinds that do something
+        self.table_marks: Final = {k: e.table for k, e in events.items() if e.table is not None}
         # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
         self.plays: Final = plays
         # the cards that set cards aside for their holder (the Thief's two)

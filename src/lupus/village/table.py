@@ -16,43 +16,40 @@ its public events make the table (``lupus.engine.table``; docs/protocol.md,
   decision, a death, a new round's count, no elimination).
 - The Captain's title goes with ``captain`` (elected, drawn or appointed) and ends
   with his death: his successor holds it when appointed, nobody if he names nobody.
+
+Which kinds open the counted vote, decide a phase or give a title is declared with
+each kind (``EventSpec.table``), so that a role's events bring their own effect.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
 
 from lupus.engine.model import Event
 from lupus.engine.table import TableReader, TableVote
 
-CAPTAIN: Final = "captain"
-
-DECIDING: Final = frozenset({"dawn", "no_death", "no_elimination", "no_nominations", "decided"})
-"""The events after which their phase has an outcome, even with nobody dead."""
-
-ELIMINATION: Final = frozenset({"vote_opens", "banishment_opens"})
-"""The events that open a vote whose count decides the day (not the Captain's
-``election``)."""
-
 
 class VillageTable(TableReader):
-    """The village's reader (see the module)."""
+    """The village's reader (see the module). ``marks``: what each kind does to the
+    table (``EventSpec.table``, declared with the kind by the family or its roles)."""
 
-    def __init__(self, names: tuple[str, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], marks: Mapping[str, str]) -> None:
         super().__init__(names)
+        self.marks = marks
         self.eliminating = False  # the vote now counted is the day's elimination vote
 
     def fresh(self) -> TableReader:
-        return VillageTable(self.names)
+        return VillageTable(self.names, self.marks)
 
     def read_kind(self, event: Event) -> None:
         kind = event.kind
+        mark = self.marks.get(kind)
         if kind == "death":
             seat = event.seat("player")
             if 0 <= seat < self.n:
                 self.alive[seat] = False
-                if self.titles.get(CAPTAIN) == seat:
-                    del self.titles[CAPTAIN]
+                for title in [t for t, holder in self.titles.items() if holder == seat]:
+                    del self.titles[title]
             self.died(event, seat, event.maybe_text("cause"), None)
         elif kind == "tally":
             if self.eliminating:
@@ -61,13 +58,13 @@ class VillageTable(TableReader):
         elif kind == "tie":
             if self.eliminating:
                 self.tied(event, tuple(event.seats("players")))
-        elif kind in ELIMINATION:
+        elif mark == "counted_vote":
             self.eliminating = True
-        elif kind == "election" or kind == "day" or kind == "night":
+        elif mark == "other_vote" or kind == "day" or kind == "night":
             self.eliminating = False
-        elif kind == "captain":
-            self.titles[CAPTAIN] = event.seat("player")
+        elif mark == "title":
+            self.titles[kind] = event.seat("player")
         elif kind == "failed_attempt":
             self.failed_attempt(event)
-        elif kind in DECIDING:
+        elif mark == "decides":
             self.decided(event)

@@ -7,7 +7,7 @@
 import { h } from "./dom.js";
 import { lang, refusal, t } from "./i18n.js";
 import { endBanner, news, roleName, statusBar, tableList } from "./play.js";
-import { align, cardsHeld, housesHeld, script, stepBefore, stepStart } from "./leader_story.js";
+import { cardsHeld, housesHeld, script, stepBefore, stepStart } from "./leader_story.js";
 
 const STORE = "lupus:leader:";
 
@@ -23,17 +23,16 @@ export function leaderScreen(page) {
       prepare(page, state),
     );
   }
-  const at = align(page.events, page.lines);
   const start = view.finished ? page.events.length : Math.max(0, stepStart(page.events));
   follow(page, state, start);
-  const before = script(page.events, page.lines, at, state.prev, start, false, state.prevSeen ?? state.prev);
+  const before = script(page.events, page.lines, page.told, state.prev, start, false, state.prevSeen ?? state.prev);
   return h(
     "section",
     { class: `game leader phase-${view.phase}`, "aria-labelledby": "phase-title" },
     statusBar(page),
     view.finished ? endBanner(page) : null,
     before.length ? recapCard(page, before) : null,
-    view.finished ? null : stepCard(page, state, at, start),
+    view.finished ? null : stepCard(page, state, start),
     h(
       "details",
       { class: "card leader-deck-again" },
@@ -333,7 +332,7 @@ function shown(page, item) {
   }
 }
 
-function stepCard(page, state, at, start) {
+function stepCard(page, state, start) {
   const view = page.view;
   const stage = state.stage;
   if (stage.start !== start) {
@@ -345,7 +344,7 @@ function stepCard(page, state, at, start) {
     state.seen = page.events.length;
     save(state);
   }
-  const items = start >= 0 ? script(page.events, page.lines, at, start, page.events.length, true) : [];
+  const items = start >= 0 ? script(page.events, page.lines, page.told, start, page.events.length, true) : [];
   // The call that opens the step first, then whom to wake, then what to show them.
   const calls = items.findIndex((item) => item.kind !== "read");
   const call = calls < 0 ? items : items.slice(0, calls);

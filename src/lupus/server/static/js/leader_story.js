@@ -1,6 +1,7 @@
-// Reading a game leader's view (docs/protocol.md, "Game-leader rooms") as a script: which
-// of the view's lines tells which event, where the open step began, and what the leader
-// has to say, show or note since a given event. Nothing here draws; leader.js does.
+// Reading a game leader's view (docs/protocol.md, "Game-leader rooms") as a script: where
+// the open step began, and what the leader has to say, show or note since a given event,
+// each event with the sentence the server paired with it (`told`, the frame's). Nothing
+// here draws; leader.js does.
 
 /** Events that open a step where players choose: the script starts a step there. */
 export const OPENERS = new Set([
@@ -21,31 +22,6 @@ const NOTED = new Set(["pack_choice", "protection", "potion", "shot", "linked"])
 
 /** What the story leaves out of the script (the deal has a panel of its own). */
 const SKIPPED = new Set(["game_starts", "role_dealt"]);
-
-/**
- * The index in `lines` of each event's sentence (null: the event has none), as the
- * server's narration writes them: one line per event, two heading lines before each
- * `night` and `day`, and the pack's recognition only when its members changed. Null if
- * the lines do not add up (another narration): the script then does without them.
- */
-export function align(events, lines) {
-  const at = [];
-  let next = 0;
-  let pack = null;
-  for (const event of events) {
-    if (event.kind === "night" || event.kind === "day") next += 2;
-    if (event.kind === "pack") {
-      const members = Object.keys(event.data.roles || {}).sort().join(",");
-      if (members === pack) {
-        at.push(null);
-        continue;
-      }
-      pack = members;
-    }
-    at.push(next++);
-  }
-  return next === lines.length ? at : null;
-}
 
 /** A line without the leader's "(to Ann) " mark: what the player is told. */
 export function unmarked(line) {
@@ -111,7 +87,7 @@ export function holders(events, step) {
  * read out as the call that starts it. `quiet`: the events before it were on screen
  * already (they still tell who was awake).
  */
-export function script(events, lines, at, from, to, open = false, quiet = from) {
+export function script(events, lines, told, from, to, open = false, quiet = from) {
   const items = [];
   let i = from;
   const add = (item) => {
@@ -123,7 +99,7 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
   const dead = new Set();
   for (let k = 0; k < Math.max(0, from); k++) if (events[k].kind === "death") dead.add(events[k].data.player);
   const living = (seats) => [...seats].filter((seat) => !dead.has(seat));
-  const line = (i) => (at && at[i] !== null && at[i] !== undefined ? lines[at[i]] : null);
+  const line = (i) => (told[i] === null || told[i] === undefined ? null : (lines[told[i]] ?? null));
   const sleep = () => {
     if (!awake) return;
     const seats = awake.seats.size ? [...awake.seats] : holders(events.slice(0, to), awake.step);
@@ -135,7 +111,7 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
     if (event.kind === "death") dead.add(event.data.player);
     if (SKIPPED.has(event.kind)) continue;
     // The narration left it out (the pack told again, unchanged): so does the script.
-    if (at && at[i] === null) {
+    if (told[i] === null) {
       if (awake && event.audience) for (const seat of living(event.audience)) awake.seats.add(seat);
       continue;
     }
@@ -157,11 +133,11 @@ export function script(events, lines, at, from, to, open = false, quiet = from) 
       if (text) add({ kind: "read", text, event });
       continue;
     }
-    const told = living(audience);
-    if (awake) for (const seat of told) awake.seats.add(seat);
+    const reached = living(audience);
+    if (awake) for (const seat of reached) awake.seats.add(seat);
     if (!audience.length) add({ kind: "private", text: text ? unmarked(text) : event.kind, event });
     else if (NOTED.has(event.kind)) add({ kind: "noted", text: text ? unmarked(text) : event.kind, event });
-    else if (told.length) add({ kind: "show", seats: told.sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
+    else if (reached.length) add({ kind: "show", seats: reached.sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
   }
   if (!open) sleep();
   return items;

@@ -1,8 +1,13 @@
-// Lupusburg's table as this seat knows it, read from its merged events alone
-// (src/lupus/lupusburg/events.py): nothing here knows more than the view says. Houses
+// Lupusburg's table as this seat knows it, read from its view alone: the day's bets,
+// tokens and ballots, the claw, what this seat was shown, from its merged events
+// (src/lupus/lupusburg/events.py); the Burgomaster and the cards turned up at the end
+// from the public table (`view.public`). Nothing here knows more than the view says. Houses
 // are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
 
 import { t } from "./i18n.js";
+import { holderOf, publicTable } from "./table.js";
+
+const BURGOMASTER = "burgomaster"; // the title's id in `view.public`
 
 /** One house as this seat knows it. */
 function house(number) {
@@ -61,7 +66,6 @@ export function readTable(page) {
         state.names = d.players;
         state.n = d.players.length;
         state.coins = d.coins;
-        state.burgomaster = d.burgomaster;
         at(2 * state.n - 1);
         break;
       case "characters_dealt":
@@ -74,7 +78,6 @@ export function readTable(page) {
         // The claw moves again tonight; the day's tokens, evidence and votes stay on
         // the board until the next day begins (they are what the table last saw).
         state.stage = "night";
-        state.burgomaster = d.burgomaster;
         for (const one of state.houses) one.claw = false;
         state.privilege = null;
         break;
@@ -96,7 +99,6 @@ export function readTable(page) {
       case "day":
         state.stage = "privilege";
         state.day = d.number;
-        state.burgomaster = d.burgomaster;
         state.passed = new Set();
         state.keeping = null;
         for (const one of state.houses) {
@@ -176,19 +178,9 @@ export function readTable(page) {
         state.ballotsOut = true;
         state.stage = "lynched";
         break;
-      case "burgomaster":
-        state.burgomaster = d.player;
-        break;
       case "game_over":
         state.over = d;
         state.stage = "over";
-        for (const [h, character] of Object.entries(d.characters)) {
-          const one = at(Number(h));
-          if (one.how !== "own") Object.assign(one, { character, how: "end" });
-        }
-        for (const one of state.houses) {
-          if (one.chestHow !== "own") Object.assign(one, { chest: d.chests.includes(one.number), chestHow: "end" });
-        }
         for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
         state.drawn = null;
         break;
@@ -196,7 +188,21 @@ export function readTable(page) {
         break;
     }
   }
+  fromPublic(page, state, at);
   return state;
+}
+
+/** What the public table tells (`view.public`): who is Burgomaster, and every
+ * character and chest once the game's end has turned them face up. */
+function fromPublic(page, state, at) {
+  state.burgomaster = holderOf(page, BURGOMASTER);
+  for (const player of publicTable(page).players) {
+    for (const shown of player.houses || []) {
+      const one = at(shown.house);
+      if (shown.character !== null && one.how !== "own") Object.assign(one, { character: shown.character, how: "end" });
+      if (shown.chest !== null && one.chestHow !== "own") Object.assign(one, { chest: shown.chest, chestHow: "end" });
+    }
+  }
 }
 
 /** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets

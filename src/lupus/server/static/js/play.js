@@ -10,7 +10,8 @@ import { lupusburgBoard } from "./lupusburg.js";
 import { answersPanel, endDetails, outcomePanel, roleName, titleName } from "./outcome.js";
 import { packPanel, partners } from "./pack.js";
 import { isDead, publicTable } from "./table.js";
-import { atTable, holdCard, publicLines, tableNight, tapScreen } from "./table_night.js";
+import { atTable, holdCard, tableNight, tapScreen } from "./table_night.js";
+import { gameOver, publicLines } from "./story.js";
 
 export { roleName };
 
@@ -338,10 +339,10 @@ export function closeButton(page) {
 }
 
 export function endBanner(page) {
-  const over = [...page.events].reverse().find((event) => event.kind === "game_over");
-  const won = over && page.seat !== null && over.data.winners.includes(page.seat);
+  const over = gameOver(page);
+  const won = over && page.seat !== null && over.winners.includes(page.seat);
   // (Lupusburg's winner wins alone: no side won or lost)
-  const alone = Boolean(over?.data.characters) && over.data.winners.length === 1;
+  const alone = Boolean(over?.characters) && over.winners.length === 1;
   const replay = `${location.origin}/?replay=${encodeURIComponent(page.view.game)}`;
   return h(
     "div",

@@ -40,15 +40,16 @@ from lupus.engine.events import (
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import event_json, role_facts
-from lupus.lupusburg.events import EVENTS as LUPUSBURG
+from lupus.families import event_specs, load
 from lupus.sim.config import SimConfig
 from lupus.sim.selfplay import Table, play
 from lupus.testing.contract import check_json
-from lupus.village.events import EVENTS as VILLAGE
 
 ROOT = Path(__file__).parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.json"))
-SPECS: dict[str, dict[str, EventSpec]] = {"village": VILLAGE, "lupusburg": LUPUSBURG}
+VILLAGE = event_specs(load("werewolf"))  # (the family's kinds and its roles')
+LUPUSBURG = event_specs(load("lupusburg"))
+SPECS: dict[str, Mapping[str, EventSpec]] = {"village": VILLAGE, "lupusburg": LUPUSBURG}
 FAMILIES: dict[str, tuple[str, ...]] = {
     "village": ("werewolf", "tit-albert", "maffia", "mafia-classic"),
     "lupusburg": ("lupusburg",),

@@ -1,4 +1,4 @@
-"""What a narrator says aloud (``lupus.narration.SPOKEN``, issue 25 item 2): one mark
+"""What a narrator says aloud (``EventSpec.told``, issue 25 item 2): one mark
 per line of the story, public events only, every kind named one a family emits, and
 the kinds a table hears in every rulebook (a phase, a card's wake, the deaths, the
 end) said while each ballot is not."""
@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import pytest
 
-from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
-from lupus.narration import SAY, SPOKEN, STEP, Narrator
+from lupus.families import event_specs, load, told_kinds_of
+from lupus.narration import SAY, STEP, Narrator
 from lupus.sim.config import SimConfig
 from lupus.sim.selfplay import play_one
-from lupus.village.events import EVENTS as VILLAGE_EVENTS
 
 TABLES = [("werewolf", 8), ("tit-albert", 8), ("maffia", 8), ("mafia-classic", 7), ("lupusburg", 6)]
 
 
+SPOKEN = {**told_kinds_of(load("werewolf")), **told_kinds_of(load("lupusburg"))}
+
+
 def test_every_spoken_kind_is_an_event_a_family_emits() -> None:
-    known = set(VILLAGE_EVENTS) | set(LUPUSBURG_EVENTS)
+    known = set(event_specs(load("werewolf"))) | set(event_specs(load("lupusburg")))
     assert set(SPOKEN) <= known, sorted(set(SPOKEN) - known)
     assert set(SPOKEN.values()) == {SAY, STEP}
     # Never a single voter's choice: only what the table is told as a whole.
     for kind in ("ballot", "nomination", "withdrawal", "token", "ballot_cast", "bet"):
         assert kind not in SPOKEN
+    # A role's own kinds are said as the role declares them (the Hunter's aim opens
+    # a step of its own).
+    assert SPOKEN["hunter_aims"] == STEP
 
 
 @pytest.mark.parametrize(("rules", "players"), TABLES)

@@ -19,11 +19,9 @@ from typing import Any
 import pytest
 
 from lupus import scenario as sc
-from lupus.engine.events import EventSpec
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Event
-from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
-from lupus.village.events import EVENTS as VILLAGE_EVENTS
+from lupus.families import event_specs
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.json"))
@@ -101,10 +99,7 @@ def matches(told: Mapping[str, Any], matcher: Mapping[str, Any]) -> bool:
 def named(game: Game, ev: Event) -> dict[str, Any]:
     """An event as a scenario names it: its kind and fields, seats as players' names
     and houses as ``Ann.1``, mappings' keys too (as JSON has them)."""
-    specs: dict[str, EventSpec] = (
-        LUPUSBURG_EVENTS if game.rulebook.family == "lupusburg" else VILLAGE_EVENTS
-    )
-    tags = specs[ev.kind].fields
+    tags = event_specs(game.rulebook)[ev.kind].fields
     out: dict[str, Any] = {"kind": ev.kind}
     for field, value in ev.data.items():
         out[field] = by_name(game, tags.get(field, ""), value)

@@ -15,8 +15,7 @@ from typing import Final
 
 from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
-from lupus.engine.events import EventSpec
-from lupus.engine.events import table as event_table
+from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
@@ -30,7 +29,6 @@ from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.events import EVENTS as VILLAGE_EVENTS
 from lupus.village.family import FAMILY as VILLAGE
 from lupus.village.plugin import ANYONE as ANYONE  # (re-exported: lupus.testing)
 from lupus.village.plugin import PACK as PACK
@@ -239,7 +237,15 @@ def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
     twice is an error)."""
     if family_of(book) is LUPUSBURG:
         return LUPUSBURG_EVENTS
-    declared = [spec for role in VILLAGE.roles() for spec in role.events]
-    if not declared:
-        return VILLAGE_EVENTS
-    return event_table(*VILLAGE_EVENTS.values(), *declared)
+    return VILLAGE.registry().events
+
+
+LUPUSBURG_TOLD: Final = told_kinds(LUPUSBURG_EVENTS)
+
+
+def told_kinds_of(book: Rulebook) -> Mapping[str, str]:
+    """Event kind -> how a narrator says it aloud at one table (``EventSpec.told``:
+    ``"step"`` or ``"say"``), for the kinds of ``book``'s family said at all."""
+    if family_of(book) is LUPUSBURG:
+        return LUPUSBURG_TOLD
+    return VILLAGE.registry().told

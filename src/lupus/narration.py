@@ -18,11 +18,10 @@ from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
-from lupus.families import family_of
+from lupus.families import family_of, told_kinds_of
 from lupus.messages import Fields, MessageError, Names, tables
 from lupus.rulebooks.schema import Rulebook
 from lupus.spoken import SAY as SAY
-from lupus.spoken import SPOKEN as SPOKEN
 from lupus.spoken import STEP as STEP
 from lupus.spoken import spoken as spoken
 
@@ -51,6 +50,7 @@ class Narrator:
         # Lupusburg's houses, chests and tokens: the other families' events have none.
         self.houses = bool(family_of(book).house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
+        self.told = told_kinds_of(book)  # how each kind is said aloud, if it is
 
     def error(self, key: str, problem: str) -> MessageError:
         return MessageError(f"{self.book.id} [{self.lang}]: message {key!r} {problem}")
@@ -404,7 +404,7 @@ class Narrator:
             else:
                 out.append(self.event(ev, viewer, again=again))
             if marks is not None:
-                marks.append(spoken(ev))
+                marks.append(spoken(ev, self.told))
         return out
 
     def lines(self, view: View) -> list[str]:

@@ -130,14 +130,31 @@ MAX_DEPTH: Final = 64
 NO_FIELDS: Final[frozenset[str]] = frozenset()
 
 
+TOLD: Final = frozenset({"step", "say"})
+"""How a public event may be said aloud at one table (``EventSpec.told``): ``"step"``
+begins a new step (a narrator drops what it has not said from before it), ``"say"``
+belongs to the step under way (a death, a vote's count, the end)."""
+
+SCRIPT: Final = frozenset({"opens", "echoes", "noted", "skipped"})
+"""What an event is in a game leader's script (``EventSpec.script``): it ``opens`` a
+step where players choose; it ``echoes`` one player's entry in an open step (a ballot:
+not news to read out); it is ``noted``, the leader's own record (a pack's pick, a
+potion); it is ``skipped`` (the deal, which the leader's page shows apart). Any other
+event is read out (public) or shown to its audience (private)."""
+
+
 @final
 class EventSpec:
     """The schema of one event kind: each field's tag, the fields that may be absent
     (``optional``: ``death.role`` where the rulebook keeps roles hidden) and the fields
     that disclose a hidden identity (``discloses``: a seat's role, a house's character;
-    the facts the secrecy tests audit)."""
+    the facts the secrecy tests audit). Two marks say how the kind is told, declared
+    with its fields so that a role's event is whole where the role is: ``told``, how
+    a narrator says it aloud at one table (``TOLD``; None: shown, never said; only a
+    public event is ever said), and ``script``, its place in a game leader's script
+    (``SCRIPT``; the pages get both from the server, ``GET /api/rulebooks``)."""
 
-    __slots__ = ("discloses", "fields", "kind", "optional")
+    __slots__ = ("discloses", "fields", "kind", "optional", "script", "told")
 
     def __init__(
         self,
@@ -145,6 +162,9 @@ class EventSpec:
         fields: dict[str, str],
         optional: frozenset[str] = NO_FIELDS,
         discloses: frozenset[str] = NO_FIELDS,
+        *,
+        told: str | None = None,
+        script: str | None = None,
     ) -> None:
         for name, tag in fields.items():
             if tag not in TAGS:
@@ -153,10 +173,15 @@ class EventSpec:
             stray = sorted([name for name in names if name not in fields])
             if stray:
                 raise ValueError(f"{kind}: {what} names no field of the event: {stray}")
+        for what, mark, marks in (("told", told, TOLD), ("script", script, SCRIPT)):
+            if mark is not None and mark not in marks:
+                raise ValueError(f"{kind}: {what} is one of {sorted(marks)}, not {mark!r}")
         self.kind: Final = kind
         self.fields: Final = dict(fields)
         self.optional: Final = optional
         self.discloses: Final = discloses
+        self.told: Final = told
+        self.script: Final = script
 
     def __repr__(self) -> str:
         return f"EventSpec({self.kind!r}, {self.fields!r})"
@@ -173,6 +198,12 @@ def table(*specs: EventSpec) -> dict[str, EventSpec]:
 
 
 SCALAR_SHAPES: Final = frozenset({"seat", "house", "int", "number", "text", "bool"})
+
+
+def told_kinds(specs: Mapping[str, EventSpec]) -> dict[str, str]:
+    """Kind -> how a narrator says it aloud (``EventSpec.told``), for the kinds of
+    ``specs`` said at all."""
+    return {kind: spec.told for kind, spec in specs.items() if spec.told is not None}
 
 
 def scalar_kinds(specs: Mapping[str, EventSpec]) -> frozenset[str]:

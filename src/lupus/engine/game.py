@@ -66,6 +66,7 @@ class Game:
 
     # The family's event kinds whose data hold numbers and texts only
     # (``events.scalar_kinds`` of its schema): the ledger records them as they come.
+    # A family whose kinds come from its plugins gives them to ``__init__`` instead.
     SCALAR_KINDS: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
@@ -74,6 +75,7 @@ class Game:
         names: Sequence[str],
         options: dict[str, OptionValue] | None = None,
         seed: int = 0,
+        scalar_kinds: frozenset[str] | None = None,
     ) -> None:
         self.rulebook = rulebook
         self.names: tuple[str, ...] = tuple(names)
@@ -85,7 +87,7 @@ class Game:
         # draw: seeding the generator costs as much as a tenth of a simulated game, and
         # most games never draw. The same seed gives the same draws whenever it is made.
         self._rng: random.Random | None = None
-        self.ledger = Ledger(self.n, self.SCALAR_KINDS)
+        self.ledger = Ledger(self.n, self.SCALAR_KINDS if scalar_kinds is None else scalar_kinds)
         self.events: list[Event] = self.ledger.all
         self.history: list[Action] = []
         self.acted: list[int] = [0] * self.n  # accepted actions per seat (see View.state_id)

@@ -34,13 +34,13 @@ TIE_BREAK: Final = frozenset({"tie_break"})
 
 EVENTS: Final[dict[str, EventSpec]] = table(
     # ------------------------------------------------------------ the game (game.py)
-    EventSpec("game_starts", {"players": TEXTS, "burgomaster": SEAT, "coins": INTS}),
+    EventSpec("game_starts", {"players": TEXTS, "burgomaster": SEAT, "coins": INTS}, told="step"),
     EventSpec(
         "characters_dealt",
         {"player": SEAT, "characters": HOUSE_TEXT, "chest": HOUSE},
         discloses=CHARACTERS,
     ),
-    EventSpec("character_dies", {"player": SEAT, "house": HOUSE, "cause": TEXT}),
+    EventSpec("character_dies", {"player": SEAT, "house": HOUSE, "cause": TEXT}, told="say"),
     # ``parts`` (each score's parts) when the Werewolf lost, ``tie_break`` when the
     # best score was tied.
     EventSpec(
@@ -58,27 +58,28 @@ EVENTS: Final[dict[str, EventSpec]] = table(
         },
         optional=frozenset({"parts", "tie_break"}),
         discloses=CHARACTERS,
+        told="say",
     ),
     # ------------------------------------------------------------ phases (phases.py)
-    EventSpec("night", {"number": INT, "burgomaster": SEAT}),
-    EventSpec("day", {"number": INT, "burgomaster": SEAT}),
-    EventSpec("dawn", {"number": INT}),
-    EventSpec("no_death", {}),
-    EventSpec("wake", {"step": TEXT}),
+    EventSpec("night", {"number": INT, "burgomaster": SEAT}, told="step"),
+    EventSpec("day", {"number": INT, "burgomaster": SEAT}, told="say"),
+    EventSpec("dawn", {"number": INT}, told="step"),
+    EventSpec("no_death", {}, told="say"),
+    EventSpec("wake", {"step": TEXT}, told="step"),
     # ------------------------------------------------------------ the thief's night
     EventSpec("peeked", {"house": HOUSE, "chest": BOOL}),
     # ------------------------------------------------------------ the werewolf's night
     EventSpec("clawed", {"house": HOUSE}),
     # ------------------------------------------------------------ the privilege
-    EventSpec("no_privilege", {"player": SEAT}),
-    EventSpec("privilege", {"player": SEAT, "house": HOUSE}),
+    EventSpec("no_privilege", {"player": SEAT}, told="say"),
+    EventSpec("privilege", {"player": SEAT, "house": HOUSE}, told="say"),
     EventSpec("privilege_seen", {"house": HOUSE, "character": TEXT}, discloses=CHARACTER),
     EventSpec(
         "privilege_shown",
         {"player": SEAT, "to": SEAT, "house": HOUSE, "character": TEXT},
         discloses=CHARACTER,
     ),
-    EventSpec("privilege_declined", {"player": SEAT}),
+    EventSpec("privilege_declined", {"player": SEAT}, told="say"),
     # ------------------------------------------------------------ betting
     EventSpec("bet", {"player": SEAT, "target": SEAT}),
     EventSpec("coins_drawn", {"player": SEAT, "coins": INTS}),
@@ -88,10 +89,13 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     # ------------------------------------------------------------ the votes
     EventSpec("token", {"player": SEAT, "house": HOUSE, "round": INT}),
     EventSpec(
-        "suspects", {"houses": HOUSES, "tokens": HOUSE_INT, "tie_break": JSON}, optional=TIE_BREAK
+        "suspects",
+        {"houses": HOUSES, "tokens": HOUSE_INT, "tie_break": JSON},
+        optional=TIE_BREAK,
+        told="step",
     ),
     EventSpec("ballot_cast", {"player": SEAT, "house": HOUSE}),
-    EventSpec("ballots", {"votes": HOUSE_INT, "tie_break": JSON}, optional=TIE_BREAK),
-    EventSpec("burgomaster", {"player": SEAT}),
+    EventSpec("ballots", {"votes": HOUSE_INT, "tie_break": JSON}, optional=TIE_BREAK, told="say"),
+    EventSpec("burgomaster", {"player": SEAT}, told="say"),
 )
 """Every kind Lupusburg emits -> its schema."""

@@ -13,8 +13,10 @@ An Avenger murdered tonight still wakes and shoots: the murder takes effect at d
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
+from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -51,6 +53,11 @@ class AvengerStep(Ballot):
 
 ROLE = Role(
     "avenger",
+    events=(
+        EventSpec(
+            "unharmed", {"player": SEAT, "role": TEXT, "cause": TEXT}, discloses=A_ROLE, told="say"
+        ),
+    ),
     card="avenger",
     steps={"avenger": AvengerStep},
     verbs=(Verb("shoot", "avenger", ("avenger",), "night", targets="standing"),),

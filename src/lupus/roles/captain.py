@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from lupus.engine.counting import plurality
 from lupus.engine.draw import choice
+from lupus.engine.events import INT, SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
@@ -117,6 +118,12 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "captain",
+    events=(
+        EventSpec("election", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
+        EventSpec("captain", {"player": SEAT, "how": TEXT}, told="say"),
+        EventSpec("succession", {"player": SEAT}, told="say"),
+        EventSpec("no_successor", {"player": SEAT}, told="say"),
+    ),
     steps={"election": ElectionStep},
     options={"captain": OptionNeed("bool")},
     on_death=on_death,

@@ -14,6 +14,8 @@ causes nobody dies of heartbreak and nothing is revealed before the end.
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT_TEXT, SEATS, EventSpec
+from lupus.village.events import SOME_ROLES
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role
 from lupus.village.steps import VillageStep
@@ -45,6 +47,15 @@ class CoupleStep(VillageStep):
 
 ROLE = Role(
     "couple",
+    events=(
+        EventSpec("couple", {"players": SEATS, "roles": SEAT_TEXT}, discloses=SOME_ROLES),
+        EventSpec(
+            "couple_revealed",
+            {"players": SEATS, "roles": SEAT_TEXT},
+            discloses=SOME_ROLES,
+            told="say",
+        ),
+    ),
     card=ROLE_ID,
     steps={"couple": CoupleStep},
     messages={

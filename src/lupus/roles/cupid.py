@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from lupus.engine.events import SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
+from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, VillageStep
@@ -72,6 +74,16 @@ def heartbreak(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "cupid",
+    events=(
+        EventSpec("linked", {"players": SEATS}, script="noted"),
+        # ``player`` and ``role`` where the rulebook tells lovers each other's role.
+        EventSpec(
+            "in_love",
+            {"partner": SEAT, "player": SEAT, "role": TEXT},
+            optional=frozenset({"player", "role"}),
+            discloses=A_ROLE,
+        ),
+    ),
     card="cupid",
     steps={"cupid": CupidStep, "lovers": LoversStep},
     on_death=heartbreak,

@@ -9,6 +9,7 @@ be changed until the step resolves.
 from __future__ import annotations
 
 from lupus.engine.counting import plurality
+from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
@@ -102,6 +103,7 @@ class DecideStep(Ballot):
 
 ROLE = Role(
     "vote",
+    events=(EventSpec("decided", {"player": SEAT, "target": SEAT}, told="say"),),
     steps={"vote": VoteStep},
     eliminates=(("vote",),),
     verbs=(

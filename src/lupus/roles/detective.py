@@ -8,6 +8,7 @@ takes effect at dawn.
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
@@ -35,6 +36,10 @@ class DetectiveStep(Ballot):
 
 ROLE = Role(
     "detective",
+    events=(
+        # ``player`` is investigated, ``by`` the Detective.
+        EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}),
+    ),
     card="detective",
     steps={"detective": DetectiveStep},
     verbs=(Verb("inspect", "detective", ("detective",), "night", targets="standing"),),

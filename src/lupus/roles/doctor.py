@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
@@ -80,6 +81,10 @@ class DoctorStep(Ballot):
 
 ROLE = Role(
     "doctor",
+    events=(
+        # ``player``: the Doctor (the eliminated who watch the night see who acts).
+        EventSpec("protection", {"player": SEAT, "target": SEAT}, script="noted"),
+    ),
     card="doctor",
     steps={"doctor": DoctorStep},
     memory=LastProtection,

@@ -7,6 +7,7 @@ check, so it can still turn the game.
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
@@ -46,6 +47,10 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "hunter",
+    events=(
+        EventSpec("hunter_aims", {"player": SEAT}, told="step", script="opens"),
+        EventSpec("hunter_spares", {"player": SEAT}, told="say"),
+    ),
     card="hunter",
     on_death=on_death,
     death_order=10,

@@ -18,8 +18,10 @@ tie broken) tells it anything about her.
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, SEAT_OR_NONE, SEAT_TEXT, TEXT, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Prompt
+from lupus.village.events import A_ROLE, SOME_ROLES
 from lupus.village.game import VillageGame
 from lupus.village.plugin import OptionNeed, Role, Verb
 from lupus.village.steps import Ballot
@@ -78,6 +80,11 @@ def peep(
 
 ROLE = Role(
     "little-girl",
+    events=(
+        EventSpec("spied", {"roles": SEAT_TEXT, "target": SEAT_OR_NONE}, discloses=SOME_ROLES),
+        EventSpec("spied_nothing", {}),
+        EventSpec("caught", {"player": SEAT, "role": TEXT}, discloses=A_ROLE, told="say"),
+    ),
     card=ROLE_ID,
     steps={"little_girl": LittleGirlStep},
     options={"little_girl_catch_chance": OptionNeed("float", required=True)},

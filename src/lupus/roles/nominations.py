@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from lupus.engine.events import INT, SEAT, SEATS, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
@@ -123,6 +124,20 @@ class BanishmentStep(Ballot):
 
 ROLE = Role(
     "nominations",
+    events=(
+        EventSpec("nominations_open", {}, told="step", script="opens"),
+        EventSpec("nomination", {"player": SEAT, "target": SEAT}, script="echoes"),
+        EventSpec("withdrawal", {"player": SEAT, "target": SEAT}, script="echoes"),
+        EventSpec("nominees", {"players": SEATS}, told="step"),
+        EventSpec("no_nominations", {}, told="say"),
+        EventSpec("defence", {"player": SEAT}, told="step"),
+        EventSpec(
+            "banishment_opens",
+            {"candidates": SEATS, "needed": INT},
+            told="step",
+            script="opens",
+        ),
+    ),
     steps={"nominations": NominationsStep, "defence": DefenceStep, "banishment": BanishmentStep},
     eliminates=(("nominations", "banishment"),),
     verbs=(

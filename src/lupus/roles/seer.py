@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
+from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot, seats
@@ -28,6 +30,7 @@ class SeerStep(Ballot):
 
 ROLE = Role(
     "seer",
+    events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),),
     card="seer",
     steps={"seer": SeerStep},
     verbs=(Verb("inspect", "seer", ("seer",), "night"),),

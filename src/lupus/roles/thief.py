@@ -11,8 +11,10 @@ took the other one) the villagers win at once.
 
 from __future__ import annotations
 
+from lupus.engine.events import SEAT, TEXT, TEXTS, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt
+from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Role, Verb
 from lupus.village.steps import Ballot
@@ -55,6 +57,10 @@ class ThiefStep(Ballot):
 
 ROLE = Role(
     "thief",
+    events=(
+        EventSpec("extra_cards", {"cards": TEXTS}),
+        EventSpec("role_taken", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),
+    ),
     card="thief",
     steps={"thief": ThiefStep},
     verbs=(

@@ -19,6 +19,7 @@ never depends on whether she lives.
 from __future__ import annotations
 
 from lupus.engine.counting import plurality
+from lupus.engine.events import EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.roles import little_girl
@@ -70,6 +71,7 @@ def starve(game: VillageGame, pack: list[int], winner: str) -> None:
 
 ROLE = Role(
     "werewolves",
+    events=(EventSpec("starvation", {}, told="say"),),
     pack=True,
     card="werewolf",
     steps={"werewolves": WerewolvesStep},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from lupus.engine.events import SEAT, SEAT_OR_NONE, TEXT, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
@@ -99,6 +100,10 @@ class WitchStep(Ballot):
 
 ROLE = Role(
     "witch",
+    events=(
+        EventSpec("victim_shown", {"target": SEAT_OR_NONE}),
+        EventSpec("potion", {"kind": TEXT, "target": SEAT}, script="noted"),
+    ),
     card="witch",
     steps={"witch": WitchStep},
     options={"longanis_potions": OptionNeed("int")},

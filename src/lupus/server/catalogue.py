@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from lupus.families import load
+from lupus.engine.events import SCRIPT
+from lupus.families import event_specs, load
 from lupus.messages import locale, locales
 from lupus.narration import Narrator
 from lupus.rulebooks import available
@@ -72,6 +73,9 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         # At one table, how many taps every living phone gives each night step.
         "table_taps": dict(book.table.taps),
         "option_specs": option_specs(book, said),
+        # What each event kind is in a game leader's script (``EventSpec.script``):
+        # the kinds that open a step, echo an entry, are noted, or are skipped.
+        "script": script(book),
     }
 
 
@@ -113,6 +117,16 @@ def option_specs(book: Rulebook, said: str) -> dict[str, object]:
         }
         for key, spec in book.options.items()
     }
+
+
+def script(book: Rulebook) -> dict[str, list[str]]:
+    """``rulebook_entry``'s ``script``: the kinds of ``book``'s family by their mark in a
+    game leader's script, so that the leader's page names no event kind of a role."""
+    marks: dict[str, list[str]] = {mark: [] for mark in sorted(SCRIPT)}
+    for kind, spec in event_specs(book).items():
+        if spec.script is not None:
+            marks[spec.script].append(kind)
+    return marks
 
 
 def causes(book: Rulebook, lang: str) -> dict[str, str]:

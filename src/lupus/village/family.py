@@ -18,12 +18,15 @@ import lupus.roles as role_modules
 from lupus.engine.deal import Deal, every_player, seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
+from lupus.engine.events import scalar_kinds
+from lupus.engine.events import table as event_table
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import below_minimum, check_minimum
 from lupus.village.deal import deal
+from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
 from lupus.village.playable import deals_a_killer, problem
@@ -63,7 +66,8 @@ def carded(steps: Mapping[str, Any]) -> dict[str, str]:
 
 
 def build(roles: Sequence[Role]) -> Registry:
-    """The registry of these plugins (a step id or a role id declared twice is refused)."""
+    """The registry of these plugins (a step, role or event kind declared twice is
+    refused)."""
     steps: dict[str, Any] = {}
     memories: dict[str, Any] = {}
     seen: set[str] = set()
@@ -77,6 +81,8 @@ def build(roles: Sequence[Role]) -> Registry:
             steps[step_id] = make
         if role.memory is not None:
             memories[role.id] = (role.card, role.memory)
+    # (a kind declared twice, by two roles or by a role and the family, is refused)
+    events = event_table(*EVENTS.values(), *[spec for role in roles for spec in role.events])
     hooks = sorted(
         [(role.death_order, i, role.on_death) for i, role in enumerate(roles) if role.on_death]
     )
@@ -88,6 +94,8 @@ def build(roles: Sequence[Role]) -> Registry:
         Dawn,
         WinCheck,
         carded(steps),
+        events,
+        scalar_kinds(events),
     )
 
 

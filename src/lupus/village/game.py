@@ -10,9 +10,8 @@ family reaches them through its ``Registry``, never by importing them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from lupus.engine.events import scalar_kinds
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
@@ -23,7 +22,6 @@ from lupus.rulebooks.facts import WinRule, memos, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.cards import Cards
 from lupus.village.checks import check_deal, holds
-from lupus.village.events import EVENTS
 from lupus.village.night import NightRecord
 from lupus.village.registry import Registry
 
@@ -55,8 +53,6 @@ def deal_key(
 class VillageGame(Game):
     """A game in which each seat holds one role; the roles' steps drive it."""
 
-    SCALAR_KINDS: ClassVar[frozenset[str]] = scalar_kinds(EVENTS)
-
     def __init__(
         self,
         rulebook: Rulebook,
@@ -71,7 +67,7 @@ class VillageGame(Game):
         # The names first (their number before anything per name), kept in NFC.
         memo = memos(facts.digest)
         names = player_names(rulebook, names, memo.valid_names)
-        super().__init__(rulebook, names, options, seed)
+        super().__init__(rulebook, names, options, seed, registry.scalar_kinds)
         # The cards' checks and what they decide depend on the number of players, the
         # cards, the options and the role plugins alone (``deal_key``).
         key = deal_key(len(self.names), roles, extra_cards, self.options, registry)

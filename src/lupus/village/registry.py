@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, final
 
+from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.step import Step
 
 
 @final
 class Registry:
-    """The plugins' steps, death hooks and memories, and the steps every night and day
-    has (nightfall and daybreak, dawn, the win check)."""
+    """The plugins' steps, death hooks, memories and event kinds, and the steps every
+    night and day has (nightfall and daybreak, dawn, the win check)."""
 
     def __init__(
         self,
@@ -27,6 +28,8 @@ class Registry:
         dawn: Callable[[], Step[Any]],
         win_check: Callable[[], Step[Any]],
         carded: dict[str, str],
+        events: dict[str, EventSpec],
+        scalar_kinds: frozenset[str],
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
@@ -38,3 +41,10 @@ class Registry:
         self.win_check: Final = win_check
         # step id -> the card without which the step does nothing at all (see ``Cards``)
         self.carded: Final = carded
+        # kind -> schema: the family's own kinds and those its roles declare
+        self.events: Final = events
+        # the kinds among them whose data the ledger records as they come
+        # (``lupus.engine.events.scalar_kinds``)
+        self.scalar_kinds: Final = scalar_kinds
+        # kind -> how a narrator says it aloud, for the kinds said at all
+        self.told: Final = told_kinds(events)

@@ -1,0 +1,51 @@
+"""How each event kind is told, declared with its kind (``EventSpec.told`` and
+``EventSpec.script``): the narrator and the game leader's page read the marks from the
+family's table, and a role's own kinds bring theirs (issue 26 item 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lupus.engine.events import SCRIPT, TEXT, EventSpec
+from lupus.families import load, register_role, told_kinds_of, unregister_role
+from lupus.server.catalogue import rulebook_entry
+from lupus.village.plugin import Role
+
+
+def test_the_leader_script_marks_reach_the_page_with_the_rulebook() -> None:
+    script = rulebook_entry(load("werewolf"), "en")["script"]
+    assert isinstance(script, dict)
+    assert set(script) == SCRIPT
+    # the family's own kinds and its roles' (the Hunter's aim, the Witch's potion)
+    assert {"wake", "vote_opens", "hunter_aims", "election"} <= set(script["opens"])
+    assert {"ballot"} <= set(script["echoes"])
+    assert {"pack_choice", "potion", "linked", "shot"} <= set(script["noted"])
+    assert set(script["skipped"]) == {"game_starts", "role_dealt"}
+    maffia = rulebook_entry(load("maffia"), "en")["script"]
+    assert isinstance(maffia, dict)
+    assert {"nomination", "withdrawal"} <= set(maffia["echoes"])
+
+
+def test_a_registered_role_brings_its_kinds_marks() -> None:
+    book = load("werewolf")
+    role = Role(
+        "herald",
+        events=(EventSpec("proclaimed", {"text": TEXT}, told="say", script="noted"),),
+    )
+    register_role(role)
+    try:
+        assert told_kinds_of(book)["proclaimed"] == "say"
+        script = rulebook_entry(book, "en")["script"]
+        assert isinstance(script, dict)
+        assert "proclaimed" in script["noted"]
+    finally:
+        unregister_role(role)
+    assert "proclaimed" not in told_kinds_of(book)
+
+
+@pytest.mark.parametrize(("told", "script"), [("shout", None), (None, "read"), ("STEP", None)])
+def test_an_unknown_mark_is_refused_where_the_kind_is_declared(
+    told: str | None, script: str | None
+) -> None:
+    with pytest.raises(ValueError, match="proclaimed"):
+        EventSpec("proclaimed", {}, told=told, script=script)

@@ -23,9 +23,11 @@ export function leaderScreen(page) {
       prepare(page, state),
     );
   }
-  const start = view.finished ? page.events.length : Math.max(0, stepStart(page.events));
+  // (the steps are the rulebook's: until its entry is here, nothing is scripted)
+  if (!page.book) return h("section", { class: `game leader phase-${view.phase}`, "aria-labelledby": "phase-title" }, statusBar(page), news(page), tableList(page));
+  const start = view.finished ? page.events.length : Math.max(0, stepStart(page));
   follow(page, state, start);
-  const before = script(page.events, page.lines, page.told, state.prev, start, false, state.prevSeen ?? state.prev);
+  const before = script(page, state.prev, start, false, state.prevSeen ?? state.prev);
   return h(
     "section",
     { class: `game leader phase-${view.phase}`, "aria-labelledby": "phase-title" },
@@ -85,7 +87,7 @@ function save(state) {
  * from what was on screen when the leader confirmed it (`seen`, an event count). */
 function follow(page, state, start) {
   if (state.cur === start) return;
-  state.prev = state.cur ?? stepBefore(page.events, start);
+  state.prev = state.cur ?? stepBefore(page, start);
   state.prevSeen = state.cur === null ? null : state.seen;
   state.cur = start;
   state.seen = null;
@@ -344,7 +346,7 @@ function stepCard(page, state, start) {
     state.seen = page.events.length;
     save(state);
   }
-  const items = start >= 0 ? script(page.events, page.lines, page.told, start, page.events.length, true) : [];
+  const items = start >= 0 ? script(page, start, page.events.length, true) : [];
   // The call that opens the step first, then whom to wake, then what to show them.
   const calls = items.findIndex((item) => item.kind !== "read");
   const call = calls < 0 ? items : items.slice(0, calls);
@@ -461,7 +463,7 @@ function tally(page, state) {
   }
   if (!votes.size && !abstain) return null;
   const opened = [...page.events].reverse().find((event) => event.kind === "banishment_opens");
-  const needed = opened && stepStart(page.events) === page.events.indexOf(opened) ? opened.data.needed : null;
+  const needed = opened && stepStart(page) === page.events.indexOf(opened) ? opened.data.needed : null;
   return h(
     "div",
     { class: "leader-tally", role: "status" },
@@ -527,13 +529,13 @@ async function confirmStep(page, state, start) {
   const acted = [];
   try {
     for (const [seat, entry] of [...state.stage.entries]) {
-      if (stepStart(page.events) !== start || page.view.finished) break;
+      if (stepStart(page) !== start || page.view.finished) break;
       await page.connection.send({ type: "act", seat, verb: entry.verb, args: entry.args, state_id: page.view.state_id });
       state.stage.entries.delete(seat);
       acted.push(seat);
     }
     const view = page.view;
-    if (stepStart(page.events) === start && !view.finished && !goesOn(view.table, before, acted)) {
+    if (stepStart(page) === start && !view.finished && !goesOn(view.table, before, acted)) {
       await page.connection.send({ type: "close", state_id: view.state_id });
     }
   } catch (error) {

@@ -7,7 +7,8 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { actButton, roleName } from "./play.js";
+import { actButton } from "./game_parts.js";
+import { roleName } from "./outcome.js";
 import { icon } from "./lupusburg_icons.js";
 import { houseName, living, matchGames, readTable, turnOf } from "./lupusburg_state.js";
 

@@ -35,6 +35,8 @@ from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action, Event, Outcome, Prompt
 from lupus.engine.views import role_facts
 from lupus.families import load, new_game
+from lupus.rulebooks.schema import Rulebook
+from lupus.sim.balance.candidates import fillers
 from lupus.testing.contract import check_replays
 from lupus.testing.declared import Declared as Declared
 from lupus.testing.declared import dead_targets as dead_targets
@@ -296,7 +298,13 @@ def replay(setup: Setup, actions: Sequence[Action]) -> Game:
 
 
 # ---------------------------------------------------------------------- compositions
-VILLAGE_SPECIALS = ("seer", "witch", "hunter", "cupid", "little-girl", "thief")
+def specials_of(book: Rulebook) -> list[str]:
+    """The rulebook's cards beside its pack and its two fillers (the plain werewolf or
+    mafioso, the villager), in its order: the cards a generated deal may add, whatever
+    roles the rulebook deals (none is named here)."""
+    pack = book.tagged(book.mechanics.pack_tag)
+    plain = fillers(book)
+    return [role for role in book.roles if role not in pack and role not in plain]
 
 
 @st.composite
@@ -313,7 +321,7 @@ def village_setups(
     # Thief's two extra cards: both (he must take one) or one beside another card.
     hidden = "thief" in book.roles and draw(st.integers(0, 3)) == 0
     wolves = 0 if hidden else draw(st.sampled_from(range(1, max(1, min(n // 2, wolf_cap)) + 1)))
-    specials = [r for r in VILLAGE_SPECIALS if r in book.roles and draw(st.booleans())]
+    specials = [r for r in specials_of(book) if draw(st.booleans())]
     if hidden:
         specials = ["thief", *[r for r in specials if r != "thief"]]
     specials = specials[: n - wolves]
@@ -347,16 +355,14 @@ def village_setups(
         )
         if not meets or draw(st.booleans()):
             options[minimum.lifted_by] = True
-    prepared = {"thief", "cupid"} & set(roles)
+    # (a quick game skips the first night's preparation: not with a card it calls)
+    prepared = {r.replace("-", "_") for r in roles} & set(book.night.preparation)
     if "quick" in book.options and not prepared and draw(st.booleans()):
         options["quick"] = True
     seating = draw(st.permutations(roles))
     seed = draw(st.integers(0, 2**32 - 1))
     players = tuple(f"p{i}" for i in range(n))
     return Setup(rules, players, tuple(seating), tuple(extra), options, seed)
-
-
-MAFFIA_SPECIALS = ("doctor", "detective", "couple", "avenger")
 
 
 @st.composite
@@ -371,7 +377,7 @@ def maffia_setups(draw: st.DrawFn, min_players: int = 4, max_players: int = 16) 
     if draw(st.booleans()):
         pack[0] = "godfather"
     specials: list[str] = []
-    for role in MAFFIA_SPECIALS:
+    for role in specials_of(book):
         cards = [role] * book.roles[role].comes_in
         if draw(st.booleans()) and mafia + len(specials) + len(cards) <= n:
             specials += cards

@@ -214,3 +214,26 @@ def test_a_table_below_the_minimum_is_refused_with_the_rule() -> None:
         bal.search("werewolf", [6], games=10)
     lifted = bal.search("werewolf", [6], games=10, top=1, options={"lift_minimum": True})
     assert lifted.counts[0].candidates > 0
+
+
+def test_points_come_from_the_roles_and_a_field_keeps_the_nearest_even() -> None:
+    """A deck's points sum its cards' weights (``Role.weight``); ``field`` plays only
+    the candidates nearest 0 points, and the report says how many there were."""
+    book = load("werewolf")
+    assert bal.points(book, {"werewolf": 2, "seer": 1, "villager": 5}) == 0
+    assert bal.points(book, {"werewolf": 2, "witch": 1, "villager": 5}) == -3
+    pool = bal.candidates(book, 8)
+    kept = bal.closest_by_points(book, pool, 5)
+    assert len(kept) == 5 and all(c in pool for c in kept)
+    worst_kept = max(abs(bal.points(book, c)) for c in kept)
+    assert all(abs(bal.points(book, c)) >= worst_kept for c in pool if c not in kept)
+    result = bal.search("werewolf", [8], games=24, top=2, field=5, seed=1)
+    (count,) = result.counts
+    assert count.candidates == len(pool) and count.field_size == 5
+    assert count.rounds[0][0] == 5
+    shown = count.as_dict()
+    assert shown["field"] == 5
+    best = shown["best"]
+    assert isinstance(best, list) and "points" in best[0]
+    with pytest.raises(SetupError, match="field"):
+        bal.search("werewolf", [8], games=24, field=0)

@@ -198,11 +198,20 @@ def imported_modules(tree: ast.Module) -> set[str]:
 @pytest.mark.parametrize("module", HEURISTIC_MODULES)
 def test_the_heuristic_never_touches_a_game(module: str) -> None:
     """Its modules import only the bots, the value types, views and rulebook data, and
-    never name a game class."""
+    never name a game class. From the families they take one thing: the plays the
+    roles declare (``village_plays``)."""
     tree = ast.parse((BOTS / module).read_text("utf-8"))
     allowed = ("lupus.bots", "lupus.engine.model", "lupus.engine.views", "lupus.rulebooks")
     for name in imported_modules(tree):
-        if name.split(".")[0] == "lupus":
+        if name == "lupus.families":
+            taken = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == name
+                for alias in node.names
+            }
+            assert taken == {"village_plays"}, f"{module} takes {taken} from {name}"
+        elif name.split(".")[0] == "lupus":
             assert name.startswith(allowed), f"{module} imports {name}"
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}

@@ -49,3 +49,23 @@ def test_an_unknown_mark_is_refused_where_the_kind_is_declared(
 ) -> None:
     with pytest.raises(ValueError, match="proclaimed"):
         EventSpec("proclaimed", {}, told=told, script=script)
+
+
+def test_the_cards_set_aside_are_counted_from_the_roles_declaration() -> None:
+    """A deal and the balance tool count the cards a card sets aside from its role's
+    ``extra_cards`` (the Thief's two), not from a name of their own."""
+    from lupus.families import cards_aside
+    from lupus.sim.balance.candidates import candidates
+
+    book = load("werewolf")
+    assert cards_aside(book, {"thief": 1, "villager": 5}) == 2
+    assert cards_aside(book, {"thief": 0, "villager": 5}) == 0
+    with_thief = [c for c in candidates(book, 8) if c.get("thief")]
+    assert with_thief and all(sum(c.values()) == 10 for c in with_thief)
+    role = Role("forger", card="forger", extra_cards=1)
+    register_role(role)
+    try:
+        assert cards_aside(book, {"forger": 1, "thief": 1}) == 3
+    finally:
+        unregister_role(role)
+    assert cards_aside(book, {"forger": 1}) == 0

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 import playout
+from lupus.bots import village_brain
+from lupus.bots.village_brain import shield
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import LEADER, Action, Prompt
@@ -30,9 +32,11 @@ from lupus.families import (
     unregister_role,
 )
 from lupus.narration import Narrator
+from lupus.sim.config import SimConfig
+from lupus.sim.selfplay import play_one
 from lupus.testing import check_rulebook
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -77,11 +81,23 @@ ROLE = Role(
     memory=Guarded,
     verbs=(Verb("guard", "bodyguard", ("bodyguard",), "night"),),
     events=(EventSpec("guarding", {"target": SEAT}),),
+    # (the heuristic bot guards as the Doctor protects: himself first, then whom he
+    # trusts most; without it, a random guard)
+    bot=Play({"guard": shield("guard")}, prey=2),
     messages={
         "wake.bodyguard": "The {N[bodyguard]} wakes up and guards a player.",
         "step.bodyguard": "{N[bodyguard]}",
         "guarding": "{viewer} guards {target} tonight.",
         "menu.guard": "Guard {target}",
+    },
+    # (every other language a rulebook with him offers: werewolf offers Swedish)
+    texts={
+        "sv": {
+            "wake.bodyguard": "{N[bodyguard]} vaknar och vaktar en spelare.",
+            "step.bodyguard": "{N[bodyguard]}",
+            "guarding": "{viewer} vaktar {target} i natt.",
+            "menu.guard": "Vakta {target}",
+        }
     },
 )
 
@@ -184,6 +200,30 @@ def test_the_bodyguard_plays_by_his_rules(book_path: str) -> None:
     assert guarded_twice == 0
 
 
+def test_the_heuristic_bot_plays_him_as_his_module_says(
+    book_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """His ``bot`` declaration is the heuristic's play for ``guard``: no game falls back
+    to a random choice, and a living Bodyguard guards himself while he may."""
+
+    def refuse(view: object, rng: object) -> Action:
+        raise AssertionError(f"no heuristic play for {[p.verb for p in view.prompts]}")  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(village_brain, "fallback", refuse)
+    counts = {"werewolf": 2, "bodyguard": 1, "seer": 1, "villager": 4}
+    config = SimConfig(book_path, 8, counts, bots={"*": "heuristic"}, seed=3)
+    guards = 0
+    for index in range(20):
+        game, _ = play_one(config, index)
+        assert game.finished
+        guard = game.roles.index("bodyguard")
+        first = [ev for ev in game.events if ev.kind == "guarding" and ev.number == 1]
+        if first:
+            guards += 1
+            assert first[-1].data["target"] == guard
+    assert guards
+
+
 def test_his_memory_is_his_own_and_nobody_sees_his_choice(book_path: str) -> None:
     for seed in range(20):
         game = play(book_path, seed)
@@ -228,6 +268,24 @@ def test_the_referee_reads_him_from_his_declaration(book_path: str) -> None:
     for seed in range(20):
         play(book_path, seed, check)
     assert "guard" in offered
+
+
+def test_a_language_he_has_no_text_in_is_an_error_for_the_strict_narrator(
+    book_path: str,
+) -> None:
+    """Narrated in Swedish without his Swedish texts, he would speak English: a strict
+    narrator (``check_rulebook``'s) refuses it, naming the key and the language."""
+    from lupus.engine.errors import LupusError
+
+    bare = Role("bodyguard-en", messages={"wake.bodyguard-en": "The guard wakes up."})
+    register_role(bare)
+    try:
+        narrator = Narrator(load(book_path), NAMES, "sv", strict=True)
+        with pytest.raises(LupusError, match=r"wake\.bodyguard-en.*'sv'"):
+            narrator.t("wake.bodyguard-en")
+        assert Narrator(load(book_path), NAMES, "sv").t("wake.bodyguard-en")
+    finally:
+        unregister_role(bare)
 
 
 def test_his_games_are_narrated_in_every_language_strictly(book_path: str) -> None:

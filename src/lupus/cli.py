@@ -38,6 +38,7 @@ from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
 if TYPE_CHECKING:
+    from lupus.rulebooks.schema import Rulebook
     from lupus.sim import SimConfig
     from lupus.sim.balance import BalanceResult
 
@@ -226,6 +227,10 @@ def balance(
         Path | None, typer.Option("--plot", help="Write a PNG of win rate by player count.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    field: Annotated[
+        int | None,
+        typer.Option(help="Play only the N compositions nearest even by the roles' points."),
+    ] = None,
 ) -> None:
     """Search compositions for even odds: per player count, the closest ones with their
     win rate and 95% interval, and the rulebook's recommended composition for comparison.
@@ -254,14 +259,24 @@ def balance(
             workers=n_workers,
             pack=parse_range(pack) if pack is not None else None,
             progress=None if as_json or not sys.stderr.isatty() else typer.echo,
+            field=field,
         )
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
     _check_played(result, plot)
+    _balance_report(book, result, n_workers, as_json, plot)
+
+
+def _balance_report(
+    book: Rulebook, result: BalanceResult, workers: int, as_json: bool, plot: Path | None
+) -> None:
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
-    run = f"{games} games per finalist, seed {seed}, {result.seconds:.0f}s on {n_workers} worker(s)"
+    run = (
+        f"{result.games} games per finalist, seed {result.seed}, "
+        f"{result.seconds:.0f}s on {workers} worker(s)"
+    )
     _print_lines(balance_lines(book, run, result) + ([f"plot: {plot}"] if plot else []))
 
 

@@ -46,11 +46,13 @@ def balance_lines(book: Rulebook, run: str, result: BalanceResult) -> list[str]:
 
     def row(label: str, s: bal.Scored) -> str:
         lo, hi = s.ci95
-        return f"  {label:>5}  {s.p:.3f} [{lo:.3f}, {hi:.3f}]  {s.games:>6}  {bal.key(s.counts)}"
+        deck = f"{bal.key(s.counts)} ({s.points:+d} points)"
+        return f"  {label:>5}  {s.p:.3f} [{lo:.3f}, {hi:.3f}]  {s.games:>6}  {deck}"
 
     for c in result.counts:
+        played = "" if c.field_size is None else f", the {c.field_size} nearest even by points"
         lines.append(
-            f"{c.players} players (fair {c.goal:.3f}): {c.candidates} composition(s), "
+            f"{c.players} players (fair {c.goal:.3f}): {c.candidates} composition(s){played}, "
             f"{c.games_played} games"
         )
         lines += [row(f"#{i}", s) for i, s in enumerate(c.best, 1)]

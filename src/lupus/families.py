@@ -34,6 +34,7 @@ from lupus.village.plugin import ANYONE as ANYONE  # (re-exported: lupus.testing
 from lupus.village.plugin import PACK as PACK
 from lupus.village.plugin import Role
 from lupus.village.plugin import Verb as Verb
+from lupus.village.registry import Plays
 
 FAMILIES: Final[dict[str, Family]] = {VILLAGE.name: VILLAGE, LUPUSBURG.name: LUPUSBURG}
 
@@ -229,6 +230,50 @@ def role_plugins() -> list[Role]:
     """Every village role plugin, the shipped ones then those registered from outside
     (what ``lupus.testing`` referees a rulebook's verbs against)."""
     return list(VILLAGE.roles())
+
+
+def village_plays() -> Plays:
+    """How the heuristic bot plays the village's roles (their ``Role.bot``, joined)."""
+    return VILLAGE.registry().plays
+
+
+def cards_aside(book: Rulebook, counts: Mapping[str, int]) -> int:
+    """How many cards of a deck of ``counts`` lie aside beside the players' (those a
+    card brings for its holder, ``Role.extra_cards``: the Thief's two)."""
+    if family_of(book) is not VILLAGE:
+        return 0
+    return VILLAGE.registry().aside.count(counts)
+
+
+def bringing_aside(book: Rulebook) -> frozenset[str]:
+    """The cards of ``book`` that bring cards set aside (``cards_aside``)."""
+    if family_of(book) is not VILLAGE:
+        return frozenset()
+    return VILLAGE.registry().aside.cards & frozenset(book.roles)
+
+
+def card_weights(book: Rulebook) -> dict[str, int]:
+    """What each card of ``book`` is worth to its side, in plain villagers
+    (``Role.weight``): a pack card weighs as its pack's role, a card no role weighs as
+    a plain card of its side (1 for the village, -1 for another). Empty for a family
+    that deals one deck only."""
+    if family_of(book) is not VILLAGE:
+        return {}
+    pack = book.tagged(book.mechanics.pack_tag)
+    village = book.factions[0]
+    carded = {r.card: r.weight for r in VILLAGE.roles() if r.card and r.weight is not None}
+    pack_weight = next(
+        (r.weight for r in VILLAGE.roles() if r.pack and r.weight is not None and not r.card), None
+    )
+    weights: dict[str, int] = {}
+    for card, spec in book.roles.items():
+        weight = carded.get(card)
+        if weight is None and card in pack and pack_weight is not None:
+            weight = pack_weight
+        if weight is None:
+            weight = 1 if spec.faction == village else -1
+        weights[card] = weight
+    return weights
 
 
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:

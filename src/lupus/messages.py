@@ -73,12 +73,24 @@ def tables(book: Rulebook, lang: str) -> tuple[dict[str, str], dict[str, str]]:
         if len(_tables) >= TABLES_KEPT:
             _tables.clear()
         text = {
-            **family.messages(),
+            **family.messages(lang),
             **messages(lang),
             **book.text.get(lang, {}),
         }
         found = _tables[id(book), lang] = (book, family.revision, text, dict(book.names[lang]))
     return found[2], found[3]
+
+
+def untranslated(book: Rulebook, lang: str) -> frozenset[str]:
+    """The keys a narration of ``book`` in ``lang`` would say in English: a plugin's
+    message with no text in ``lang`` from the plugin, the language file or the rulebook
+    (a strict narrator refuses them)."""
+    missing = family_of(book).untranslated(lang)
+    if not missing:
+        return missing
+    given = messages(lang) if lang in locales() else {}
+    own = book.text.get(lang, {})
+    return frozenset(key for key in missing if key not in given and key not in own)
 
 
 class MessageError(LupusError, ValueError):

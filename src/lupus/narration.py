@@ -1,9 +1,9 @@
 """Turning the events of a view into sentences, in the rulebook's language.
 
-Every name a player reads comes from the rulebook's [names] table and the language's
-messages (src/lupus/locales/<lang>.toml; in English, a role's own keys are in its
-module's ``ROLE``; all overridable per rulebook), never from code.
-The narration is computed from a View, so it can only ever tell what the view holds.
+Every name a player reads comes from the rulebook's [names] table and the messages (a
+role's own in its module's ``ROLE``, the others in src/lupus/locales/<lang>.toml; all
+overridable per rulebook), never from code. Computed from a View, it can only ever
+tell what the view holds.
 
 A Narrator is lenient by default (a missing message shows its key, a field an event
 lacks shows as «?»), so that a game is never stopped by its story; ``strict=True``
@@ -19,11 +19,11 @@ from typing import Any
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
 from lupus.families import family_of, told_kinds_of
-from lupus.messages import Fields, MessageError, Names, tables
+from lupus.messages import Fields, MessageError, Names, tables, untranslated
 from lupus.rulebooks.schema import Rulebook
-from lupus.spoken import SAY as SAY
+from lupus.spoken import SAY as SAY  # (re-exported)
 from lupus.spoken import STEP as STEP
-from lupus.spoken import spoken as spoken
+from lupus.spoken import spoken
 
 
 class Narrator:
@@ -46,7 +46,8 @@ class Narrator:
         self.lang = lang if lang in book.languages else book.language
         self.text, self.N = tables(book, self.lang)
         self.names_table = Names(self)
-        self.strict = strict
+        self.strict = strict  # (and refuses a role's message it has in English only)
+        self.untranslated = untranslated(book, self.lang) if strict else frozenset()
         # Lupusburg's houses, chests and tokens: the other families' events have none.
         self.houses = bool(family_of(book).house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
@@ -61,6 +62,8 @@ class Narrator:
             if self.strict:
                 raise self.error(key, "is missing")
             return key
+        if key in self.untranslated:
+            raise self.error(key, f"has no text in {self.lang!r}, only its role's English")
         try:
             return template.format_map(Fields(self, key, fields))
         except MessageError:
@@ -378,10 +381,8 @@ class Narrator:
 
         ``said``: the sentences of public events already said to other readers in this
         language, by ledger place (a public event reads the same for everyone), which
-        a server narrating one change to a whole table shares.
-
-        ``marks``: given, each line's mark is added to it, one per line (``spoken``:
-        how a narrator says it aloud; None for headings and lines not said)."""
+        a server narrating one change to a whole table shares. ``marks``: given, each
+        line's mark is added to it (``spoken``; None for headings and lines not said)."""
         out: list[str] = []
         for ev in events:
             if ev.kind in ("night", "day"):

@@ -1,15 +1,19 @@
 """The heuristic bot's decisions in the village family: werewolf, tit-albert, maffia,
 mafia-classic.
 
-Each decision reads the prompts it is given and picks one of their choices, from what
-the seat remembers (``lupus.bots.village_memory``) and the public suspicion
-(``lupus.bots.village_suspicion``).
+Each role says how the bot plays its verbs (``Role.bot``, a ``Play``: in the role's
+module); this module is what those plays are made of. ``VillageBrain`` holds one seat's
+view, memory (``lupus.bots.village_memory``) and the public suspicion
+(``lupus.bots.village_suspicion``), the helpers a play picks with, and the plays
+several roles share: the pack's kill, a shot, the day's ballots. ``shield`` and
+``probe`` make plays for a new role's protection or inspection.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from lupus.bots.den import lead
 from lupus.bots.memory import as_int, best, fallback
@@ -17,9 +21,8 @@ from lupus.bots.village_memory import VillageMemory
 from lupus.bots.village_suspicion import FOLLOW_FLOOR, TRUSTED, Round
 from lupus.engine.model import Action, Prompt
 from lupus.engine.views import View
+from lupus.families import village_plays
 
-# What a Thief would rather be, if the extra cards offer it (he starts as a villager).
-THIEF_TASTE = {"seer": 5, "witch": 4, "little-girl": 3, "hunter": 2, "cupid": 1}
 # A ballot's own weighing (``ballot_pick``): the hunch of the moment, at most; a grudge
 # per ballot cast against this player; the pull of each ballot already cast for a
 # candidate, and of all of them together at most; the pack's dislike of a player per
@@ -30,8 +33,6 @@ FOLLOW = 0.4
 FOLLOW_MOST = 0.8
 THREAT = 0.3
 PACK_PULL = 2.0  # the pull of a ballot cast by one of the pack, for the pack
-# Roles the pack would rather eat, if it learns who holds them.
-PACK_PREY = {"seer": 3, "detective": 3, "witch": 2, "doctor": 2, "little-girl": 1, "hunter": -1}
 
 
 def targets(prompt: Prompt) -> list[int]:
@@ -46,11 +47,18 @@ class VillageBrain:
         self.m = memory
         self.rng = rng
         self.prompts = {p.verb: p for p in view.prompts}
+        self.plays = village_plays()
 
     def act(self) -> Action:
-        for verb, decision in DECISIONS.items():
-            if verb in self.prompts:
-                return decision(self) or fallback(self.view, self.rng)
+        """The play its role declares for the first of the seat's prompts that has one
+        (``Role.bot``: one play answers all the prompts of its step, the Witch's heal,
+        poison and pass), else a random legal choice that is not a pass."""
+        decisions = self.plays.decisions
+        for prompt in self.view.prompts:
+            decision = decisions.get(prompt.verb)
+            if decision is not None:
+                action: Action | None = decision(self)
+                return action or fallback(self.view, self.rng)
         return fallback(self.view, self.rng)
 
     # ------------------------------------------------------------------ helpers
@@ -139,44 +147,28 @@ class VillageBrain:
         return best(pool, worth, rng)
 
     # ------------------------------------------------------------------ decisions
-    def thief(self) -> Action | None:
-        take = self.prompts.get("take")
-        cards = [str(c[0]) for c in take.choices] if take else []
-        taste = {c: THIEF_TASTE.get(c, 0) for c in cards if c not in self.m.pack_roles}
-        if taste:
-            card = max(sorted(taste), key=lambda c: taste[c])
-            if taste[card] > 0 or "keep" not in self.prompts:
-                return Action(self.view.seat, "take", (card,))
-        keep = self.plain("keep")
-        if keep is not None:
-            return keep
-        if cards:  # both extra cards are werewolves: he must take one
-            return Action(self.view.seat, "take", (cards[0],))
-        return None
-
-    def cupid(self) -> Action | None:
-        prompt = self.prompts["link"]
-        me = self.m.me
-        mine = [c for c in prompt.choices if me in c]
-        pool = mine or list(prompt.choices)
-        if not pool:
-            return None
-
-        def trust(pair: tuple[int | str, ...]) -> float:
-            other = [as_int(s) for s in pair if s != me]
-            return -sum(self.m.susp.get(s, 0.0) for s in other)
-
-        pair = best(pool, trust, self.rng)
-        return None if pair is None else Action(me, "link", pair)
-
-    def little_girl(self) -> Action | None:
+    def shielded(self, verb: str) -> Action | None:
+        """Protect someone with ``verb``: the village's own holder protects himself
+        when he may, else the player he trusts most; a holder of another side, his
+        ally."""
         m = self.m
-        chance = self.view.options.get("little_girl_catch_chance", 0.2)
-        risk = float(chance) if isinstance(chance, int | float) else 0.2
-        known_wolves = sum(1 for r in m.known.values() if r in m.pack_roles)
-        if risk <= 0.35 and known_wolves < max(1, m.pack_total):
-            return self.plain("spy")
-        return self.plain("pass")
+        cands = targets(self.prompts[verb])
+        if m.side() != "village":
+            allies = [c for c in cands if c in m.allies()]
+            return self.one(verb, allies[0] if allies else None)
+        if m.me in cands:
+            return self.one(verb, m.me)
+        pool = [c for c in cands if not m.bad(c) and c not in m.dead]
+        return self.one(verb, best(pool, lambda s: -m.suspicion(s), self.rng))
+
+    def probed(self, verb: str) -> Action | None:
+        """Look into someone with ``verb``: a player not looked into yet and not known
+        (his partner neither), the most suspected of them."""
+        m = self.m
+        cands = targets(self.prompts[verb])
+        fresh = [c for c in cands if c not in m.inspected and c not in m.known and c != m.partner]
+        pool = fresh or [c for c in cands if c not in m.inspected] or cands
+        return self.one(verb, best(pool, lambda s: m.susp.get(s, 0.0), self.rng))
 
     def kill(self) -> Action | None:
         m = self.m
@@ -209,51 +201,11 @@ class VillageBrain:
 
         def prey(s: int) -> float:
             role = m.known.get(s)
-            taste = PACK_PREY.get(role, 0) if role else 0
+            taste = self.plays.prey.get(role, 0) if role else 0
             saved = 5.0 * m.failed[s]  # protected before: try someone else
             return 10.0 * taste + m.threat[s] - 0.5 * m.susp.get(s, 0.0) - saved
 
         return self.one("kill", best(pool, prey, self.rng))
-
-    def witch(self) -> Action | None:
-        m = self.m
-        victim = m.victim
-        if "heal" in self.prompts and victim is not None and m.side() != "pack":
-            mine = victim == m.me or victim == m.partner
-            worth = not m.bad(victim) and m.suspicion(victim) < FOLLOW_FLOOR
-            if mine or (worth and m.side() == "village"):
-                return self.plain("heal")
-        if "poison" in self.prompts:
-            cands = [c for c in targets(self.prompts["poison"]) if c != m.me]
-            if m.side() == "village":
-                sure = [c for c in cands if m.bad(c)]
-                if sure:
-                    return self.one("poison", sure[0])
-                pool = [c for c in cands if not m.good(c)]
-                if pool:
-                    ranked = sorted((m.suspicion(c) for c in pool), reverse=True)
-                    second = ranked[1] if len(ranked) > 1 else 0.0
-                    if ranked[0] >= 2.0 and ranked[0] >= second + 1.0:
-                        return self.one("poison", self.enemy_pick(pool))
-        return self.plain("pass")
-
-    def inspect(self) -> Action | None:
-        m = self.m
-        cands = targets(self.prompts["inspect"])
-        fresh = [c for c in cands if c not in m.inspected and c not in m.known and c != m.partner]
-        pool = fresh or [c for c in cands if c not in m.inspected] or cands
-        return self.one("inspect", best(pool, lambda s: m.susp.get(s, 0.0), self.rng))
-
-    def protect(self) -> Action | None:
-        m = self.m
-        cands = targets(self.prompts["protect"])
-        if m.side() != "village":
-            allies = [c for c in cands if c in m.allies()]
-            return self.one("protect", allies[0] if allies else None)
-        if m.me in cands:
-            return self.one("protect", m.me)
-        pool = [c for c in cands if not m.bad(c) and c not in m.dead]
-        return self.one("protect", best(pool, lambda s: -m.suspicion(s), self.rng))
 
     def shoot(self) -> Action | None:
         m = self.m
@@ -334,24 +286,25 @@ class VillageBrain:
         return self.one("vote", pick)
 
 
-# The decision each prompt calls for, by verb. A seat may hold several prompts at once:
-# the first verb of this table among them picks the decision (the order is their
-# precedence), which answers them all (the Witch's heal, poison and pass; a vote and its
-# abstention).
-DECISIONS: dict[str, Callable[[VillageBrain], Action | None]] = {
-    "take": VillageBrain.thief,
-    "keep": VillageBrain.thief,
-    "link": VillageBrain.cupid,
-    "spy": VillageBrain.little_girl,
-    "kill": VillageBrain.kill,
-    "heal": VillageBrain.witch,
-    "poison": VillageBrain.witch,
-    "inspect": VillageBrain.inspect,
-    "protect": VillageBrain.protect,
-    "shoot": VillageBrain.shoot,
-    "elect": VillageBrain.elect,
-    "decide": VillageBrain.decide,
-    "appoint": VillageBrain.appoint,
-    "nominate": VillageBrain.nominate,
-    "vote": VillageBrain.vote,
-}
+def shield(verb: str) -> Callable[[VillageBrain], Action | None]:
+    """The play of a role whose ``verb`` protects a player (the Doctor's ``protect``):
+    see ``VillageBrain.shielded``."""
+
+    def play(bot: VillageBrain) -> Action | None:
+        return bot.shielded(verb)
+
+    return play
+
+
+def probe(verb: str) -> Callable[[VillageBrain], Action | None]:
+    """The play of a role whose ``verb`` looks into a player (the Seer's and the
+    Detective's ``inspect``): see ``VillageBrain.probed``."""
+
+    def play(bot: VillageBrain) -> Action | None:
+        return bot.probed(verb)
+
+    return play
+
+
+INSPECT: Final = probe("inspect")
+"""The one play of ``inspect``, which the Seer and the Detective share."""

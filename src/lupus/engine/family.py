@@ -87,10 +87,15 @@ class Family:
         or ValueError saying what is missing or wrong."""
         raise NotImplementedError
 
-    def messages(self) -> dict[str, str]:
-        """The English text of the messages its plugins declare (a language file's or
-        a rulebook's text for the same key comes first)."""
+    def messages(self, lang: str = "en") -> dict[str, str]:
+        """The text of the messages its plugins declare, in ``lang`` where they give
+        it and in English otherwise (a language file's or a rulebook's text for the
+        same key comes first)."""
         return {}
+
+    def untranslated(self, lang: str) -> frozenset[str]:
+        """The keys of ``messages`` its plugins give in English only, not in ``lang``."""
+        return frozenset()
 
     def pack_steps(self) -> frozenset[str]:
         """The steps where the pack decides (a deck is told with the pack's cards at

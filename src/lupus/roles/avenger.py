@@ -13,12 +13,13 @@ An Avenger murdered tonight still wakes and shoots: the murder takes effect at d
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
 from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 CAUSE = "shot"
@@ -53,6 +54,8 @@ class AvengerStep(Ballot):
 
 ROLE = Role(
     "avenger",
+    weight=3,
+    bot=Play({"shoot": VillageBrain.shoot}),
     events=(
         EventSpec(
             "unharmed", {"player": SEAT, "role": TEXT, "cause": TEXT}, discloses=A_ROLE, told="say"

@@ -11,13 +11,14 @@ captain any more, and day-vote ties go to a second round.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.draw import choice
 from lupus.engine.events import INT, SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, OptionNeed, Role, Verb
+from lupus.village.plugin import ANYONE, OptionNeed, Play, Role, Verb
 from lupus.village.steps import Ballot, seats, tally
 
 
@@ -118,6 +119,7 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "captain",
+    bot=Play({"elect": VillageBrain.elect, "appoint": VillageBrain.appoint}),
     events=(
         EventSpec("election", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
         EventSpec("captain", {"player": SEAT, "how": TEXT}, told="say"),

@@ -47,6 +47,7 @@ class CoupleStep(VillageStep):
 
 ROLE = Role(
     "couple",
+    weight=2,
     events=(
         EventSpec("couple", {"players": SEATS, "roles": SEAT_TEXT}, discloses=SOME_ROLES),
         EventSpec(

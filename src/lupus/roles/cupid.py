@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from lupus.bots.memory import as_int, best
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import alone
-from lupus.engine.model import Prompt
+from lupus.engine.model import Action, Prompt
 from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, VillageStep
 
 
@@ -72,8 +74,28 @@ def heartbreak(game: VillageGame, seat: int, cause: str) -> None:
         game.kill(partner, "heartbreak")
 
 
+def cupid(bot: VillageBrain) -> Action | None:
+    """The heuristic bot's Cupid: he links himself with the player he trusts most, where
+    he may, else the two he trusts most."""
+    prompt = bot.prompts["link"]
+    me = bot.m.me
+    mine = [c for c in prompt.choices if me in c]
+    pool = mine or list(prompt.choices)
+    if not pool:
+        return None
+
+    def trust(pair: tuple[int | str, ...]) -> float:
+        other = [as_int(s) for s in pair if s != me]
+        return -sum(bot.m.susp.get(s, 0.0) for s in other)
+
+    pair = best(pool, trust, bot.rng)
+    return None if pair is None else Action(me, "link", pair)
+
+
 ROLE = Role(
     "cupid",
+    weight=-3,
+    bot=Play({"link": cupid}, taste=1),
     events=(
         EventSpec("linked", {"players": SEATS}, script="noted"),
         # ``player`` and ``role`` where the rulebook tells lovers each other's role.

@@ -8,12 +8,13 @@ be changed until the step resolves.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.plugin import ANYONE, Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -103,6 +104,7 @@ class DecideStep(Ballot):
 
 ROLE = Role(
     "vote",
+    bot=Play({"vote": VillageBrain.vote, "decide": VillageBrain.decide}),
     events=(EventSpec("decided", {"player": SEAT, "target": SEAT}, told="say"),),
     steps={"vote": VoteStep},
     eliminates=(("vote",),),

@@ -8,11 +8,12 @@ takes effect at dawn.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import INSPECT
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -36,6 +37,8 @@ class DetectiveStep(Ballot):
 
 ROLE = Role(
     "detective",
+    weight=7,
+    bot=Play({"inspect": INSPECT}, prey=3),
     events=(
         # ``player`` is investigated, ``by`` the Detective.
         EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}),

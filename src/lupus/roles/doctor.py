@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from lupus.bots.village_brain import shield
 from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
 from lupus.village.night import NightRecord
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -81,6 +82,8 @@ class DoctorStep(Ballot):
 
 ROLE = Role(
     "doctor",
+    weight=3,
+    bot=Play({"protect": shield("protect")}, prey=2),
     events=(
         # ``player``: the Doctor (the eliminated who watch the night see who acts).
         EventSpec("protection", {"player": SEAT, "target": SEAT}, script="noted"),

@@ -7,11 +7,12 @@ check, so it can still turn the game.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -47,6 +48,8 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "hunter",
+    weight=3,
+    bot=Play({"shoot": VillageBrain.shoot}, taste=2, prey=-1),
     events=(
         EventSpec("hunter_aims", {"player": SEAT}, told="step", script="opens"),
         EventSpec("hunter_spares", {"player": SEAT}, told="say"),

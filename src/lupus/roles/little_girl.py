@@ -18,12 +18,13 @@ tie broken) tells it anything about her.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, SEAT_OR_NONE, SEAT_TEXT, TEXT, EventSpec
 from lupus.engine.interned import alone, bare
-from lupus.engine.model import Prompt
+from lupus.engine.model import Action, Prompt
 from lupus.village.events import A_ROLE, SOME_ROLES
 from lupus.village.game import VillageGame
-from lupus.village.plugin import OptionNeed, Role, Verb
+from lupus.village.plugin import OptionNeed, Play, Role, Verb
 from lupus.village.steps import Ballot
 
 ROLE_ID = "little-girl"
@@ -78,8 +79,22 @@ def peep(
     return victim
 
 
+def little_girl(bot: VillageBrain) -> Action | None:
+    """The heuristic bot's Little Girl: she spies while the chance of being caught is
+    small and she does not know the whole pack yet."""
+    m = bot.m
+    chance = bot.view.options.get("little_girl_catch_chance", 0.2)
+    risk = float(chance) if isinstance(chance, int | float) else 0.2
+    known_wolves = sum(1 for r in m.known.values() if r in m.pack_roles)
+    if risk <= 0.35 and known_wolves < max(1, m.pack_total):
+        return bot.plain("spy")
+    return bot.plain("pass")
+
+
 ROLE = Role(
     "little-girl",
+    weight=2,
+    bot=Play({"spy": little_girl}, taste=3, prey=1),
     events=(
         EventSpec("spied", {"roles": SEAT_TEXT, "target": SEAT_OR_NONE}, discloses=SOME_ROLES),
         EventSpec("spied_nothing", {}),

@@ -7,10 +7,11 @@ the reference game whose random play has an exact solution (see ``lupus.sim.theo
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.plugin import ANYONE, Play, Role, Verb
 from lupus.village.steps import Ballot, seats, tally
 
 
@@ -42,6 +43,7 @@ class LynchStep(Ballot):
 
 ROLE = Role(
     "lynch",
+    bot=Play({"vote": VillageBrain.vote}),
     steps={"lynch": LynchStep},
     eliminates=(("lynch",),),
     verbs=(Verb("vote", "lynch", (ANYONE,), "day"),),

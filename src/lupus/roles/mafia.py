@@ -13,11 +13,12 @@ There is no way to stay asleep. Whether the attack lands is settled after the pr
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
 from lupus.village.pack import PackBallot
-from lupus.village.plugin import PACK, Role, Verb
+from lupus.village.plugin import PACK, Play, Role, Verb
 from lupus.village.steps import seats, tally
 
 
@@ -54,6 +55,8 @@ class MafiaStep(PackBallot):
 
 ROLE = Role(
     "mafia",
+    weight=-6,
+    bot=Play({"kill": VillageBrain.kill}),
     pack=True,
     steps={"mafia": MafiaStep},
     verbs=(Verb("kill", "mafia", (PACK,), "night", targets="standing"),),

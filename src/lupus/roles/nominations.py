@@ -14,11 +14,12 @@
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import INT, SEAT, SEATS, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
-from lupus.village.plugin import ANYONE, Role, Verb
+from lupus.village.plugin import ANYONE, Play, Role, Verb
 from lupus.village.steps import Ballot, VillageStep, seats, tally
 
 
@@ -124,6 +125,7 @@ class BanishmentStep(Ballot):
 
 ROLE = Role(
     "nominations",
+    bot=Play({"nominate": VillageBrain.nominate, "vote": VillageBrain.vote}),
     events=(
         EventSpec("nominations_open", {}, told="step", script="opens"),
         EventSpec("nomination", {"player": SEAT, "target": SEAT}, script="echoes"),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import INSPECT
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
 from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -30,6 +31,8 @@ class SeerStep(Ballot):
 
 ROLE = Role(
     "seer",
+    weight=7,
+    bot=Play({"inspect": INSPECT}, taste=5, prey=3),
     events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),),
     card="seer",
     steps={"seer": SeerStep},

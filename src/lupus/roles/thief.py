@@ -11,12 +11,13 @@ took the other one) the villagers win at once.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, TEXT, TEXTS, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import Ballot
 
 
@@ -55,8 +56,29 @@ class ThiefStep(Ballot):
         game.check_win()  # (the deal was judged after this step: see the module)
 
 
+def thief(bot: VillageBrain) -> Action | None:
+    """The heuristic bot's Thief: he takes the extra card he likes best (``Play.taste``),
+    never a pack card while he may keep his own, and one of the pack's when both are."""
+    take = bot.prompts.get("take")
+    cards = [str(c[0]) for c in take.choices] if take else []
+    taste = {c: bot.plays.taste.get(c, 0) for c in cards if c not in bot.m.pack_roles}
+    if taste:
+        card = max(sorted(taste), key=lambda c: taste[c])
+        if taste[card] > 0 or "keep" not in bot.prompts:
+            return Action(bot.view.seat, "take", (card,))
+    keep = bot.plain("keep")
+    if keep is not None:
+        return keep
+    if cards:  # both extra cards are werewolves: he must take one
+        return Action(bot.view.seat, "take", (cards[0],))
+    return None
+
+
 ROLE = Role(
     "thief",
+    weight=0,
+    bot=Play({"take": thief, "keep": thief}),
+    extra_cards=2,
     events=(
         EventSpec("extra_cards", {"cards": TEXTS}),
         EventSpec("role_taken", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),

@@ -18,6 +18,7 @@ never depends on whether she lives.
 
 from __future__ import annotations
 
+from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.events import EventSpec
 from lupus.engine.interned import bare
@@ -25,7 +26,7 @@ from lupus.engine.model import Action, Prompt
 from lupus.roles import little_girl
 from lupus.village.game import VillageGame
 from lupus.village.pack import PackBallot
-from lupus.village.plugin import Role, Verb
+from lupus.village.plugin import Play, Role, Verb
 from lupus.village.steps import seats, tally
 
 
@@ -71,6 +72,8 @@ def starve(game: VillageGame, pack: list[int], winner: str) -> None:
 
 ROLE = Role(
     "werewolves",
+    weight=-6,
+    bot=Play({"kill": VillageBrain.kill}),
     events=(EventSpec("starvation", {}, told="say"),),
     pack=True,
     card="werewolf",

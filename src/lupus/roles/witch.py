@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from lupus.bots.village_brain import VillageBrain, targets
+from lupus.bots.village_suspicion import FOLLOW_FLOOR
 from lupus.engine.events import SEAT, SEAT_OR_NONE, TEXT, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
-from lupus.village.plugin import OptionNeed, Role, Verb
+from lupus.village.plugin import OptionNeed, Play, Role, Verb
 from lupus.village.steps import Ballot, seats
 
 
@@ -98,8 +100,36 @@ class WitchStep(Ballot):
             self.offers.forget(each)  # a potion used is no longer offered (they share them)
 
 
+def witch(bot: VillageBrain) -> Action | None:
+    """The heuristic bot's Witch: she heals the victim when it is herself, her partner,
+    or (for the village) someone she does not suspect; she poisons a sure enemy, or a
+    clear suspect; else she passes."""
+    m = bot.m
+    victim = m.victim
+    if "heal" in bot.prompts and victim is not None and m.side() != "pack":
+        mine = victim == m.me or victim == m.partner
+        worth = not m.bad(victim) and m.suspicion(victim) < FOLLOW_FLOOR
+        if mine or (worth and m.side() == "village"):
+            return bot.plain("heal")
+    if "poison" in bot.prompts:
+        cands = [c for c in targets(bot.prompts["poison"]) if c != m.me]
+        if m.side() == "village":
+            sure = [c for c in cands if m.bad(c)]
+            if sure:
+                return bot.one("poison", sure[0])
+            pool = [c for c in cands if not m.good(c)]
+            if pool:
+                ranked = sorted((m.suspicion(c) for c in pool), reverse=True)
+                second = ranked[1] if len(ranked) > 1 else 0.0
+                if ranked[0] >= 2.0 and ranked[0] >= second + 1.0:
+                    return bot.one("poison", bot.enemy_pick(pool))
+    return bot.plain("pass")
+
+
 ROLE = Role(
     "witch",
+    weight=4,
+    bot=Play({"heal": witch, "poison": witch}, taste=4, prey=2),
     events=(
         EventSpec("victim_shown", {"target": SEAT_OR_NONE}),
         EventSpec("potion", {"kind": TEXT, "target": SEAT}, script="noted"),

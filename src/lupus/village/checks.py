@@ -8,14 +8,15 @@ exactly the deals set-up accepts, each as often as a shuffle gives it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from lupus.engine.counting import count_cards
 from lupus.engine.errors import SetupError
 from lupus.rulebooks.facts import WinRule
 from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.village.registry import Aside
 
-THIEF = "thief"
-"""The card whose holder may swap it for one of two extra cards (``lupus.roles.thief``)."""
+NUMBERS: Final = {1: "one", 2: "two", 3: "three"}
 
 
 def check_deal(
@@ -24,13 +25,14 @@ def check_deal(
     roles: Sequence[str],
     extra_cards: Sequence[str],
     options: Mapping[str, OptionValue],
+    aside: Aside,
 ) -> None:
     """Refuse, with the reason, a deal that cannot be played under ``book`` (its names
     already passed ``player_names``)."""
     n = len(names)
     if len(roles) != n:
         raise SetupError(f"{n} players need {n} role cards, got {len(roles)}")
-    problem = deal_problem(book, roles, extra_cards, options)
+    problem = deal_problem(book, roles, extra_cards, options, aside)
     if problem is not None:
         raise SetupError(problem)
 
@@ -40,9 +42,11 @@ def deal_problem(
     roles: Sequence[str],
     extra_cards: Sequence[str],
     options: Mapping[str, OptionValue],
+    aside: Aside,
 ) -> str | None:
     """Why the deal (a card per player, and a Thief's two extra cards) is no game under
-    ``book`` and ``options``, or None when it is one.
+    ``book`` and ``options``, or None when it is one. The Thief is any card that sets
+    cards aside for its holder (``aside``, from ``Role.extra_cards``).
 
     The werewolf cards that can come into play are those dealt and the Thief's two
     extra cards: a deal whose only werewolf cards lie among them is a game (README: the
@@ -53,22 +57,27 @@ def deal_problem(
     problem = cards_problem(book, counts)
     if problem is not None:
         return problem
-    thief_dealt = THIEF in roles
+    thief = aside.taker(roles)
+    thief_dealt = thief is not None
     # The Thief's card may lie among the two aside (a random deal of the whole deck):
     # the two are then out of play, but still cards of the game, whose steps are
     # announced and run with nobody awake (leaving them out would tell the table that
     # the Thief is not among them).
-    thief_aside = THIEF in extra_cards and not thief_dealt
-    if (thief_dealt or thief_aside) and len(extra_cards) != 2:
-        return f"a thief needs exactly two extra cards, got {len(extra_cards)}"
-    if not (thief_dealt or thief_aside) and extra_cards:
-        return "extra cards are only dealt for a thief, and no player holds the thief"
+    lying = None if thief_dealt else aside.taker(extra_cards)
+    thief_aside = lying is not None
+    taker = thief or lying
+    if taker is not None and len(extra_cards) != aside.extra[taker]:
+        wanted = NUMBERS.get(aside.extra[taker], aside.extra[taker])
+        return f"a {taker} needs exactly {wanted} extra cards, got {len(extra_cards)}"
+    if taker is None and extra_cards:
+        takers = " or ".join(sorted(aside.cards)) or "card that takes them"
+        return f"extra cards are only dealt for a {takers}, and no player holds the {takers}"
     pack = book.facts.pack
     tag = book.mechanics.pack_tag
     takeable = extra_cards if thief_dealt else ()
     if not any(r in pack for r in roles) and not any(c in pack for c in takeable):
         if thief_dealt:
-            return f"no {tag} is dealt to a player or among the thief's extra cards"
+            return f"no {tag} is dealt to a player or among the {thief}'s extra cards"
         return f"no {tag} is dealt to a player"
     if all(r in pack for r in roles):
         return f"every player is a {tag}: nobody to play against"
@@ -80,7 +89,8 @@ def deal_problem(
     problem = quick_problem(book, counts, options)
     if problem is not None:
         return problem
-    thief_plays = thief_dealt and THIEF in book.night.first and not quick
+    steps = aside.steps.get(thief, frozenset()) if thief is not None else frozenset()
+    thief_plays = thief_dealt and not steps.isdisjoint(book.night.first) and not quick
     if not thief_plays and won_at_start(book, roles) is not None:
         return "this composition is decided before anyone plays (a side already won)"
     return None

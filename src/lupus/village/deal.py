@@ -12,7 +12,8 @@ from lupus.engine.errors import SetupError
 from lupus.engine.options import options_key
 from lupus.rulebooks.facts import KEPT, memos
 from lupus.rulebooks.schema import OptionValue, Rulebook
-from lupus.village.checks import THIEF, composition_problem, deal_problem
+from lupus.village.checks import composition_problem, deal_problem
+from lupus.village.registry import Aside
 
 TRIES = 1000
 """How many shuffles a composition gets to give a deal the rules accept."""
@@ -24,11 +25,13 @@ def deal(
     counts: Mapping[str, int],
     rng: random.Random,
     options: Mapping[str, OptionValue],
+    aside: Aside,
 ) -> Deal:
     """Shuffle the cards of ``counts`` and deal them to ``players`` seats.
 
     The table and the composition are checked first (``deal_request``), and the cards
-    counted against the seats, before a single card is laid out.
+    counted against the seats and those a card sets aside (``aside``: the
+    registry's, from ``Role.extra_cards``), before a single card is laid out.
 
     The first ``players`` cards go to the seats, the last two lie aside: they are the
     Thief's extra cards when a player holds the Thief, and out of play otherwise (but
@@ -45,17 +48,16 @@ def deal(
     """
     # Counted before anything is built: a composition of 10**10 cards costs nothing.
     players, counts = deal_request(book, players, counts)
-    thief = counts.get(THIEF, 0) > 0
-    wanted = players + (2 if thief else 0)
+    set_aside = aside.count(counts)
+    thief = set_aside > 0
     total = sum(counts.values())
-    if total != wanted:
-        extra = " (a thief needs two extra cards)" if thief else ""
-        raise SetupError(f"{total} cards for {players} players{extra}")
+    if total != players + set_aside:
+        raise SetupError(f"{total} cards for {players} players{beside(players, set_aside)}")
     deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
     if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
         problem = composition_problem(book, count_cards(deck), options)
     else:  # every shuffle puts the same cards in play: one check answers for all of them
-        problem = judged(book, deck, (), options)
+        problem = judged(book, deck, (), options, aside)
     if problem is not None:
         raise SetupError(problem)
     if not thief:
@@ -64,10 +66,15 @@ def deal(
     for _ in range(TRIES):
         shuffle(rng, deck)
         roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        problem = judged(book, roles, extra_cards, options)
+        problem = judged(book, roles, extra_cards, options, aside)
         if problem is None:
             return Deal(roles=roles, extra_cards=extra_cards)
     raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
+
+
+def beside(players: int, aside: int) -> str:
+    """What a count of cards is missing, where a card brings cards set aside."""
+    return f": this deck holds {players + aside}, {aside} of them set aside" if aside else ""
 
 
 def judged(
@@ -75,19 +82,20 @@ def judged(
     roles: Sequence[str],
     extra_cards: Sequence[str],
     options: Mapping[str, OptionValue],
+    aside: Aside,
 ) -> str | None:
     """``deal_problem``, remembered: a simulation deals the same composition thousands
     of times, and the verdict depends on the cards as multisets and the options alone
     (kept per rulebook content, keyed exactly: ``options_key``)."""
     chosen = options_key(options)
     if chosen is None:
-        return deal_problem(book, roles, extra_cards, options)
-    key = (tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen)
+        return deal_problem(book, roles, extra_cards, options, aside)
+    key = (tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, aside)
     verdicts = memos(book.facts.digest).deal_verdicts
     known = verdicts.get(key)
     if known is not None:
         return known or None
-    problem = deal_problem(book, roles, extra_cards, options)
+    problem = deal_problem(book, roles, extra_cards, options, aside)
     if len(verdicts) < KEPT:
         verdicts[key] = problem or ""
     return problem

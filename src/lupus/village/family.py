@@ -25,13 +25,13 @@ from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import below_minimum, check_minimum
-from lupus.village.deal import deal
+from lupus.village.deal import beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
-from lupus.village.registry import Registry
+from lupus.village.registry import Aside, Plays, Registry
 from lupus.village.steps import Ballot
 from lupus.village.table import VillageTable
 
@@ -96,7 +96,27 @@ def build(roles: Sequence[Role]) -> Registry:
         carded(steps),
         events,
         scalar_kinds(events),
+        plays(roles),
+        Aside(
+            {role.card: role.extra_cards for role in roles if role.card and role.extra_cards},
+            {role.card: frozenset(role.steps) for role in roles if role.card and role.extra_cards},
+        ),
     )
+
+
+def plays(roles: Sequence[Role]) -> Plays:
+    """The roles' ``Play`` declarations joined (a verb given two plays is refused)."""
+    decisions: dict[str, Any] = {}
+    taste: dict[str, int] = {}
+    prey: dict[str, int] = {}
+    for role in roles:
+        for verb, decision in role.bot.decisions.items():
+            if decisions.setdefault(verb, decision) is not decision:
+                raise ValueError(f"{role.id} gives the verb {verb!r} a play of its own")
+        if role.card is not None:
+            taste[role.card] = role.bot.taste
+            prey[role.card] = role.bot.prey
+    return Plays(decisions, taste, prey)
 
 
 class VillageFamily(Family):
@@ -158,10 +178,24 @@ class VillageFamily(Family):
         rng: random.Random,
         options: Mapping[str, OptionValue],
     ) -> Deal:
-        return deal(book, players, counts, rng, options)
+        return deal(book, players, counts, rng, options, self.registry().aside)
 
-    def messages(self) -> dict[str, str]:
-        return {key: text for role in self.roles() for key, text in role.messages.items()}
+    def messages(self, lang: str = "en") -> dict[str, str]:
+        found = {key: text for role in self.roles() for key, text in role.messages.items()}
+        if lang != "en":
+            for role in self.roles():
+                found.update(role.texts.get(lang, {}))
+        return found
+
+    def untranslated(self, lang: str) -> frozenset[str]:
+        if lang == "en":
+            return frozenset()
+        return frozenset(
+            key
+            for role in self.roles()
+            for key in role.messages
+            if key not in role.texts.get(lang, {})
+        )
 
     def pack_steps(self) -> frozenset[str]:
         return frozenset([s for role in self.roles() if role.pack for s in role.steps])
@@ -208,14 +242,14 @@ class VillageFamily(Family):
         minimum configuration when the table is below it: werewolf recommends decks for
         3 to 7 players, which the pages play under that rule and say so), or None."""
         cards = sum(counts.values())  # (counted before a card is laid out)
-        wanted = players + (2 if counts.get("thief") else 0)
-        if cards != wanted:
-            return f"{cards} cards for {players} players (a thief adds two extra cards)"
+        aside = self.registry().aside.count(counts)
+        if cards != players + aside:
+            return f"{cards} cards for {players} players{beside(players, aside)}"
         if not deals_a_killer(book, self.roles(), counts):
             return "no card of it can eliminate a player, and the days have no vote"
         options = house_rules(book, players, counts)
         try:  # (as a table with the default options, or that house rule, deals it)
-            dealt = deal(book, players, counts, seeded(0), options)
+            dealt = self.deal(book, players, counts, seeded(0), options)
             self.new_game(book, seat_names(players), dealt, options, 0)
         except SetupError as exc:
             return str(exc)

@@ -74,7 +74,7 @@ class VillageGame(Game):
         known = None if key is None else memo.deals_seen.get(key)
         new_cards = known is None
         if not isinstance(known, Cards):
-            check_deal(rulebook, self.names, roles, extra_cards, self.options)
+            check_deal(rulebook, self.names, roles, extra_cards, self.options, registry.aside)
             known = Cards(facts, registry, roles, extra_cards, self.option_on("quick"))
         self.roles: list[str] = list(roles)
         self.dealt: tuple[str, ...] = tuple(roles)

@@ -23,6 +23,11 @@ DeathHook = Callable[[VillageGame, int, str], None]
 
 StepFactory = Callable[[], Step[Any]]
 
+Decision = Callable[[Any], Any]
+"""A heuristic bot's play for a verb: called with the deciding seat's brain
+(``lupus.bots.village_brain.VillageBrain``: its view, memory and draws), it returns one
+of the seat's legal actions, or None to leave it to the bot's fallback."""
+
 ANYONE: Final = "*"
 """``Verb.holders`` for a verb any living player may be offered (a vote)."""
 
@@ -80,6 +85,29 @@ class OptionNeed:
 
 
 @final
+class Play:
+    """How the heuristic bot plays a role, and what the other players make of its card.
+
+    ``decisions`` maps each of the role's verbs the bot should weigh to its play
+    (``Decision``; ``lupus.bots.village_brain`` has ready ones: ``shield`` a trusted
+    player, ``probe`` an unknown one, a ``strike`` at a suspect); a verb without one is
+    answered by a random legal choice that is not a pass, the bot's fallback. ``taste``:
+    how much a Thief would rather become this card (0: not at all); ``prey``: how much
+    the pack would rather eat its holder once it knows him (a Seer more than a Hunter,
+    who shoots back: negative)."""
+
+    def __init__(
+        self, decisions: Mapping[str, Decision] | None = None, *, taste: int = 0, prey: int = 0
+    ) -> None:
+        self.decisions: Final[dict[str, Decision]] = dict(decisions or {})
+        self.taste: Final = taste
+        self.prey: Final = prey
+
+
+NO_PLAY: Final = Play()
+
+
+@final
 class Role:
     """Everything one role (or one of the day's procedures) brings; see the module.
 
@@ -92,7 +120,10 @@ class Role:
     then told the target's role (the Seer's ``inspect``; not the Detective's, told a
     side only), which the property tests' referee grants him: any other role an event
     tells a living player is a leak. ``messages`` holds the role's narration keys with
-    their English text (a rulebook's or a language file's text for the key comes first).
+    their English text, ``texts`` the same keys in other languages, by language
+    (``{"sv": {...}}``; a rulebook's or a language file's text for a key comes before
+    both; a rulebook that offers a language the role has no text in is narrated in
+    English there, and the strict narrator calls it an error).
     ``pack``: its steps are where the pack decides (a deck is told with the pack's
     cards at that step), and may eliminate a player each night. ``eliminates``: the
     role's other ways to eliminate a player every time they run, each as the steps a
@@ -103,7 +134,15 @@ class Role:
     emits (``lupus.engine.events.EventSpec``: its kind, fields, and what it discloses;
     its audience is the ``emit`` call's), which the family's event table takes from
     the registry (``lupus.families.event_specs``): an event must fit its schema to come
-    back from JSON; how each is told is its kind's key in ``messages``.
+    back from JSON; how each is told is its kind's key in ``messages``. ``bot``: how
+    the heuristic bot plays it (``Play``); none: a random legal choice, not a pass.
+    ``extra_cards``: how many cards beside the players' a deck with this card holds,
+    set aside for its holder (the Thief's two): a deal and the balance tool count them.
+    ``weight``: what one card of the role is worth to its side, in plain villagers (a
+    villager is 1, a card of the pack negative), as game designers score a deck (the
+    Seer 7, a werewolf -6): the balance tool's prior, which orders its candidates and
+    keeps the closest to even when asked for a smaller field (``lupus balance
+    --field``); a ``pack`` role's weight is each pack card's. None: a plain card.
     """
 
     def __init__(
@@ -122,6 +161,10 @@ class Role:
         eliminates: tuple[tuple[str, ...], ...] = (),
         options: Mapping[str, OptionNeed] | None = None,
         events: tuple[EventSpec, ...] = (),
+        bot: Play = NO_PLAY,
+        extra_cards: int = 0,
+        texts: Mapping[str, Mapping[str, str]] | None = None,
+        weight: int | None = None,
     ) -> None:
         self.id: Final = id
         self.card: Final = card
@@ -136,3 +179,9 @@ class Role:
         self.eliminates: Final = eliminates
         self.options: Final[dict[str, OptionNeed]] = dict(options or {})
         self.events: Final = events
+        self.bot: Final = bot
+        self.extra_cards: Final = extra_cards
+        self.weight: Final = weight
+        self.texts: Final[dict[str, dict[str, str]]] = {
+            lang: dict(table) for lang, table in (texts or {}).items()
+        }

@@ -7,11 +7,50 @@ reads it to lay out its nights and days (``steps``), to run what a death sets of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.step import Step
+
+
+@final
+class Aside:
+    """The cards that bring cards set aside for their holder (``Role.extra_cards``: the
+    Thief's two), with how many each brings and the steps of its role: a deal counts
+    the cards aside and judges them from this, naming no card of its own."""
+
+    def __init__(self, extra: dict[str, int], steps: dict[str, frozenset[str]]) -> None:
+        self.extra: Final = extra
+        self.steps: Final = steps
+        self.cards: Final = frozenset(extra)
+
+    def count(self, counts: Mapping[str, int]) -> int:
+        """How many cards of a deck of ``counts`` lie aside (none without such a card)."""
+        extra = self.extra
+        return sum(extra[card] for card, count in counts.items() if count and card in extra)
+
+    def taker(self, cards: Sequence[str]) -> str | None:
+        """The first of ``cards`` that brings cards aside, or None."""
+        return next((card for card in cards if card in self.cards), None)
+
+
+@final
+class Plays:
+    """The roles' ``Play`` declarations, joined: the heuristic bot's play by verb, and
+    by card a Thief's taste for it and the pack's for its holder (0 where none is
+    declared). A verb two roles share (the Seer's and the Detective's ``inspect``) has
+    one play: two different plays for it are refused."""
+
+    def __init__(
+        self,
+        decisions: dict[str, Callable[[Any], Any]],
+        taste: dict[str, int],
+        prey: dict[str, int],
+    ) -> None:
+        self.decisions: Final = decisions
+        self.taste: Final = taste
+        self.prey: Final = prey
 
 
 @final
@@ -30,6 +69,8 @@ class Registry:
         carded: dict[str, str],
         events: dict[str, EventSpec],
         scalar_kinds: frozenset[str],
+        plays: Plays,
+        aside: Aside,
     ) -> None:
         self.steps: Final = steps
         self.death_hooks: Final = tuple(death_hooks)
@@ -48,3 +89,7 @@ class Registry:
         self.scalar_kinds: Final = scalar_kinds
         # kind -> how a narrator says it aloud, for the kinds said at all
         self.told: Final = told_kinds(events)
+        # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
+        self.plays: Final = plays
+        # the cards that set cards aside for their holder (the Thief's two)
+        self.aside: Final = aside

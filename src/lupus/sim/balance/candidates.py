@@ -3,7 +3,8 @@
 A composition is a ``{role: count}`` mapping, written ``werewolf=2,seer=1,villager=5``
 (`key`, the ``--roles`` syntax). The candidates for ``players`` are every composition
 whose pack size lies in a range, every special role from 0 to its ``max`` in sets of
-``comes_in``, the filler role making up the rest, two extra cards with a thief, and that
+``comes_in``, the filler role making up the rest, the cards a card sets aside (a
+Thief's two, ``Role.extra_cards``), and that
 ``new_game`` accepts with the rulebook's options; a family that deals one deck only
 (``Family.fixed_deck``) has that deck as its single candidate.
 """
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from lupus.engine.deal import seat_names
 from lupus.engine.errors import SetupError
 from lupus.engine.limits import MAX_CANDIDATES
-from lupus.families import family_of, new_game
+from lupus.families import bringing_aside, card_weights, cards_aside, family_of, new_game
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
 Counts = dict[str, int]
@@ -38,13 +39,33 @@ def ordered(book: Rulebook, counts: Mapping[str, int]) -> Counts:
     return {r: counts[r] for r in order if counts.get(r)}
 
 
+def points(book: Rulebook, counts: Mapping[str, int]) -> int:
+    """The deck's score as game designers count it: each card's worth to its side
+    (``families.card_weights``, from ``Role.weight``) summed; near 0 is a deck a
+    designer would call even, before a game is played."""
+    weights = card_weights(book)
+    return sum(weights.get(card, 0) * count for card, count in counts.items())
+
+
+def closest_by_points(book: Rulebook, pool: list[Counts], field: int) -> list[Counts]:
+    """The ``field`` candidates of ``pool`` whose points are nearest 0 (ties in the
+    pool's order), kept in the pool's order: the prior a search narrows a wide field
+    with before it plays."""
+    if len(pool) <= field:
+        return pool
+    ranked = sorted(range(len(pool)), key=lambda i: (abs(points(book, pool[i])), i))
+    kept = sorted(ranked[:field])
+    return [pool[i] for i in kept]
+
+
 def pack_size(book: Rulebook, counts: Mapping[str, int]) -> int:
     pack = book.tagged(book.mechanics.pack_tag)
     return sum(n for r, n in counts.items() if r in pack)
 
 
-def cards_needed(players: int, counts: Mapping[str, int]) -> int:
-    return players + (2 if counts.get("thief") else 0)
+def cards_needed(book: Rulebook, players: int, counts: Mapping[str, int]) -> int:
+    """The seats' cards and those a card sets aside (``families.cards_aside``)."""
+    return players + cards_aside(book, counts)
 
 
 def default_pack_range(book: Rulebook, players: int) -> tuple[int, int]:
@@ -74,17 +95,20 @@ def acceptable(
     if fixed is not None:
         return None if dict(counts) == fixed else f"{book.id} deals one deck only: {key(fixed)}"
     cards = [r for r, n in counts.items() for _ in range(n)]
-    if len(cards) != cards_needed(players, counts):
+    if len(cards) != cards_needed(book, players, counts):
         return f"{len(cards)} cards for {players} players"
     pack = book.tagged(book.mechanics.pack_tag)
     extra: list[str] = []
-    if counts.get("thief"):
-        # Spare the pack and the thief: the two cards least likely to decide the game.
+    aside = cards_aside(book, counts)
+    if aside:
+        # Spare the pack and the card that sets cards aside: the cards least likely to
+        # decide the game lie aside.
+        bringing = bringing_aside(book)
         order = sorted(
-            (c for c in cards if c != "thief"),
+            (c for c in cards if c not in bringing),
             key=lambda c: (c in pack, book.roles[c].max is not None, c),
         )
-        extra = order[:2]
+        extra = order[:aside]
         for c in extra:
             cards.remove(c)
     try:
@@ -110,7 +134,8 @@ def candidates(
     if pack is not None:
         lo = lo if pack[0] is None else pack[0]
         hi = hi if pack[1] is None else pack[1]
-    cards = players + 2  # (no deck holds more cards than the seats and a Thief's two)
+    # (no deck holds more cards than the seats and all that its cards may set aside)
+    cards = players + cards_aside(book, dict.fromkeys(bringing_aside(book), 1))
     hi = min(hi, cards)
     pack_roles = book.tagged(book.mechanics.pack_tag)
     pack_filler, filler = fillers(book)
@@ -139,7 +164,7 @@ def candidates(
                 if pack_filler is None:
                     break
                 trial[pack_filler] = size - listed_pack
-            rest = cards_needed(players, trial) - sum(trial.values())
+            rest = cards_needed(book, players, trial) - sum(trial.values())
             if rest < 0 or (rest and filler is None):
                 continue
             if rest:

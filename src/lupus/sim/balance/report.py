@@ -25,6 +25,8 @@ class Scored:
     faction: str
     goal: float
     factions: tuple[str, ...]
+    points: int = 0
+    """The deck's points (``candidates.points``): its designers' score, 0 even."""
 
     @property
     def games(self) -> int:
@@ -49,6 +51,7 @@ class Scored:
         g = self.games
         return {
             "composition": dict(self.counts),
+            "points": self.points,
             "games": g,
             "p": self.p,
             "ci95": list(self.ci95),
@@ -75,12 +78,16 @@ class CountResult:
     recommended: Scored | None
     games_played: int
     rejected: dict[str, str] = field(default_factory=dict)
+    field_size: int | None = None
+    """The candidates played when the search was asked for a smaller field (those
+    nearest even by points), or None: all of them."""
 
     def as_dict(self) -> dict[str, object]:
         return {
             "players": self.players,
             "target": self.goal,
             "candidates": self.candidates,
+            "field": self.field_size,
             "rounds": [{"candidates": n, "games": g} for n, g in self.rounds],
             "games_played": self.games_played,
             "best": [s.as_dict() for s in self.best],

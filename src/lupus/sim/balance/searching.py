@@ -15,7 +15,14 @@ from itertools import islice
 
 from lupus.engine.deal import table_size
 from lupus.engine.errors import LupusError, SetupError
-from lupus.engine.limits import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TOP, MAX_WORKERS
+from lupus.engine.limits import (
+    MAX_CANDIDATES,
+    MAX_GAMES,
+    MAX_PLAYERS,
+    MAX_SEED,
+    MAX_TOP,
+    MAX_WORKERS,
+)
 from lupus.engine.options import resolve_options
 from lupus.engine.untrusted import exact_int
 from lupus.families import check, family_of, load
@@ -25,8 +32,10 @@ from lupus.sim.balance.candidates import (
     PackRange,
     acceptable,
     candidates,
+    closest_by_points,
     key,
     ordered,
+    points,
 )
 from lupus.sim.balance.halving import ETA, prune, schedule
 from lupus.sim.balance.report import BalanceResult, CountResult, Scored
@@ -176,9 +185,10 @@ class _TableSearch:
         player: _Player,
         games: int,
         top: int,
+        field: int | None = None,
     ) -> None:
         self.book, self.options, self.bots, self.seed = book, options, bots, seed
-        self.player, self.games, self.top = player, games, top
+        self.player, self.games, self.top, self.field = player, games, top, field
         self.faction = main_faction(book)
 
     def config(self, n: int, counts: Counts) -> SimConfig:
@@ -188,7 +198,9 @@ class _TableSearch:
         tally = self.player.tally(self.config(n, counts))
         if tally is None:
             return None
-        return Scored(counts, tally, self.faction, target(self.book, n), self.book.factions)
+        goal = target(self.book, n)
+        worth = points(self.book, counts)
+        return Scored(counts, tally, self.faction, goal, self.book.factions, worth)
 
     def play(self, n: int, decks: list[Counts], games: int, rejected: dict[str, str]) -> None:
         """Play ``games`` more of each deck; a deck that cannot be played is noted."""
@@ -246,7 +258,9 @@ class _TableSearch:
     ) -> CountResult:
         """The search of one player count, or SetupError when nothing could be played."""
         before = self.player.played
-        pool = candidates(self.book, n, pack, self.options)
+        listed = candidates(self.book, n, pack, self.options)
+        narrowed = self.field is not None and len(listed) > self.field
+        pool = closest_by_points(self.book, listed, self.field) if self.field else listed
         rejected: dict[str, str] = {}
         recommended = self.recommended(n, rejected)
         plan = schedule(len(pool), self.games, self.top, eta) if pool else []
@@ -263,7 +277,8 @@ class _TableSearch:
         return CountResult(
             players=n,
             goal=target(self.book, n),
-            candidates=len(pool),
+            candidates=len(listed),
+            field_size=len(pool) if narrowed else None,
             rounds=plan,
             best=best[: self.top],
             recommended=self.score(n, recommended) if recommended is not None else None,
@@ -284,8 +299,13 @@ def search(
     pack: PackRange | None = None,
     eta: int = ETA,
     progress: Callable[[str], None] | None = None,
+    field: int | None = None,
 ) -> BalanceResult:
     """Search each player count's compositions for the ``top`` closest to fair odds.
+
+    ``field``: play only that many of each count's candidates, those whose points are
+    nearest even (``candidates.points``, the roles' ``weight``), the prior that makes a
+    wide field affordable; None plays them all.
 
     Every argument is checked before a game is played or a process started
     (`check_search`): a table the rulebook cannot seat is refused before any other
@@ -297,7 +317,9 @@ def search(
     tables = check_search(book, players, games, top, bots, options, seed, workers, pack, eta)
     family = family_of(book)
     started = time.perf_counter()
-    table_search = _TableSearch(book, options, bots, seed, _Player(workers), games, top)
+    if field is not None and (type(field) is not int or not 1 <= field <= MAX_CANDIDATES):
+        raise SetupError(f"field is a whole number from 1 to {MAX_CANDIDATES}, not {field!r}")
+    table_search = _TableSearch(book, options, bots, seed, _Player(workers), games, top, field)
     try:
         results = [table_search.one(n, pack, eta, progress) for n in tables]
     finally:

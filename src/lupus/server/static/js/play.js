@@ -1,5 +1,7 @@
 // A game on screen, drawn from the seat's view only: the role card, the decisions open
-// now, the news, the table, and the end. Nothing here knows more than the view says.
+// now, and around them the parts every game screen shares (game_parts.js: the news,
+// the table, the end). A game leader's page is leader.js. Nothing here knows more than
+// the view says.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";

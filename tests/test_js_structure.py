@@ -3,6 +3,13 @@ Python does (tests/test_structure.py): no module of ``server/static/js`` over
 ``MAX_MODULE`` lines, no function over ``MAX_FUNCTION``, and no import circle among
 the modules (every ``import ... from "./x.js"`` and ``export ... from "./x.js"``).
 
+And the pages read the frame rather than derive it again (issue 26 item 3): the event
+kinds a module names (a string, or a key of an object, equal to a kind some family or
+role declares) are listed by module below, and the list only shrinks. What is left is
+what no field of the frame says: the seat's own card and answers (its private events),
+the vote under way, the night step open, Lupusburg's day on its board, the game's end;
+a phase (``night``), a verb or a title that shares a kind's name is listed too.
+
 There is no build step and no JavaScript parser here: the modules are read with a small
 scanner that blanks out comments, strings, template literals and regular expressions
 (keeping the lines), then matches braces. A function is a ``function`` declaration or
@@ -18,6 +25,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
+from lupus.village.events import EVENTS as VILLAGE_EVENTS
+from lupus.village.family import FAMILY as VILLAGE
 from strongly_connected import strongly_connected
 
 JS = Path(__file__).resolve().parent.parent / "src" / "lupus" / "server" / "static" / "js"
@@ -34,6 +44,89 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset()
 ALLOWED_CIRCLES: frozenset[frozenset[str]] = frozenset()
 """Import circles today, each the set of modules that import each other."""
 
+ALLOWED_KINDS: dict[str, frozenset[str]] = {
+    "alerts.js": frozenset({"night"}),  # the phase
+    "chat.js": frozenset({"pack"}),  # the chat's channel
+    "day.js": frozenset(
+        {
+            "ballot",
+            "banishment_opens",
+            "captain",  # (the title too)
+            "day",
+            "election",
+            "night",
+            "no_elimination",
+            "no_nominations",
+            "nomination",
+            "nominations_open",
+            "nominees",
+            "tally",
+            "vote_opens",
+            "withdrawal",
+        }
+    ),
+    "game_parts.js": frozenset({"day", "game_over", "night"}),  # phases, a word's key
+    "leader_deck.js": frozenset({"game_starts"}),
+    "lobby.js": frozenset({"burgomaster"}),  # a key of the lobby's houses deal
+    "leader_items.js": frozenset({"inspection", "pack_victim", "victim_shown", "vision"}),
+    "leader_step.js": frozenset({"banishment_opens", "night"}),
+    "leader_story.js": frozenset(
+        {"characters_dealt", "death", "night", "role_dealt", "role_taken", "wake"}
+    ),
+    "lupusburg.js": frozenset(
+        {"ballot", "bet", "burgomaster", "night", "peeked", "privilege", "token"}
+    ),  # verbs, icons, stages
+    "lupusburg_state.js": frozenset(
+        {
+            "ballot_cast",
+            "ballots",
+            "bet",
+            "burgomaster",
+            "character_dies",
+            "characters_dealt",
+            "clawed",
+            "coin_kept",
+            "coin_picked",
+            "coins_drawn",
+            "day",
+            "game_over",
+            "game_starts",
+            "night",
+            "no_bet",
+            "no_privilege",
+            "peeked",
+            "privilege",
+            "privilege_declined",
+            "privilege_seen",
+            "privilege_shown",
+            "suspects",
+            "token",
+        }
+    ),
+    "outcome.js": frozenset(
+        {
+            "character_dies",
+            "death",
+            "failed_attempt",
+            "inspection",
+            "night",
+            "no_death",
+            "no_elimination",
+            "vision",
+        }
+    ),
+    "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
+    "pack.js": frozenset({"pack"}),
+    "play.js": frozenset({"characters_dealt", "night", "role_dealt", "role_taken"}),
+    "replay.js": frozenset({"game_over"}),
+    "room.js": frozenset({"night", "token"}),  # the phase, the link's token
+    "story.js": frozenset({"dawn", "day", "game_over", "night", "wake"}),
+    "table_night.js": frozenset({"wake"}),
+    "timers.js": frozenset({"day", "night"}),  # the timers' keys
+}
+"""The event kinds each module names today (to be emptied where the frame comes to say
+what they tell)."""
+
 IMPORT = re.compile(r"""\b(?:import|export)\b[^;'"`]*?\bfrom\s*["']\./([\w./-]+\.js)["']""")
 BARE_IMPORT = re.compile(r"""\bimport\s*\(?\s*["']\./([\w./-]+\.js)["']""")
 FUNCTION = re.compile(r"\bfunction\b\s*\*?\s*([A-Za-z_$][\w$]*)?\s*\(")
@@ -42,6 +135,8 @@ ARROW = re.compile(
     r"(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|[A-Za-z_$][\w$]*)\s*=>\s*\{",
     re.M,
 )
+STRING = re.compile(r"""["']([a-z_]+)["']""")
+KEY = re.compile(r"^\s*([a-z_]+)\s*(?:\(|:)", re.M)
 METHOD = re.compile(
     r"(?:(?:async|static|get|set)\s+)*(?:\*\s*)?(#?[A-Za-z_$][\w$]*)\s*\(",
 )
@@ -274,6 +369,19 @@ def long_modules() -> dict[str, int]:
     return {name: n for name, n in lines.items() if n > MAX_MODULE}
 
 
+def event_kinds() -> frozenset[str]:
+    """Every event kind a family or a role declares."""
+    declared = {spec.kind for role in VILLAGE.roles() for spec in role.events}
+    return frozenset(set(VILLAGE_EVENTS) | set(LUPUSBURG_EVENTS) | declared)
+
+
+def kinds_named(text: str, kinds: frozenset[str]) -> frozenset[str]:
+    """The event kinds a module's text names: as a string, or as an object's key (a
+    table of readers by kind)."""
+    named = set(STRING.findall(text)) | set(KEY.findall(blank(text)))
+    return frozenset(named & kinds)
+
+
 def test_the_allow_lists_are_shown() -> None:
     """Print the allow-lists (run with ``-s`` to see what is left to do)."""
     print("JS modules allowed over", MAX_MODULE, "lines:", sorted(ALLOWED_MODULES))
@@ -297,6 +405,26 @@ def test_no_import_circle() -> None:
     found = set(circles())
     assert found - ALLOWED_CIRCLES == set(), f"import circles: {[sorted(p) for p in found]}"
     assert ALLOWED_CIRCLES - found == set(), "a circle is gone: drop it from ALLOWED_CIRCLES"
+
+
+def test_the_pages_name_no_more_event_kinds() -> None:
+    kinds = event_kinds()
+    found = {name: kinds_named(text, kinds) for name, text in modules().items()}
+    found = {name: named for name, named in found.items() if named}
+    new = {
+        name: sorted(named - ALLOWED_KINDS.get(name, frozenset())) for name, named in found.items()
+    }
+    assert not any(new.values()), f"event kinds named by the pages: {new}"
+    gone = {
+        name: sorted(named - found.get(name, frozenset())) for name, named in ALLOWED_KINDS.items()
+    }
+    assert not any(gone.values()), f"no longer named: drop from ALLOWED_KINDS: {gone}"
+
+
+def test_the_kind_reader_sees_strings_and_keys() -> None:
+    kinds = frozenset({"death", "vision", "dawn"})
+    text = 'if (e.kind === "death") x();\nconst READ = {\n  vision(state) {},\n};\n// dawn\n'
+    assert kinds_named(text, kinds) == {"death", "vision"}
 
 
 def test_the_import_reader_sees_every_form() -> None:

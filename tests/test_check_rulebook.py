@@ -91,6 +91,11 @@ MESSAGES = {
     "step.snoop": "{N[snoop]}",
     "menu.snoop": "Look at {target}",
 }
+SWEDISH = {  # (tit-albert offers Swedish too: a role speaks every language of its rulebook)
+    "wake.snoop": "{N[snoop]} vaknar.",
+    "step.snoop": "{N[snoop]}",
+    "menu.snoop": "Titta på {target}",
+}
 
 
 class Seer(Snoop):
@@ -109,7 +114,15 @@ def snoop_role(step: type[Snoop]) -> Role:
     verbs = (Verb("snoop", "snoop", getattr(step, "holders", ("snoop",)), "night"),)
     learns = ("snoop",) if getattr(step, "learns", False) else ()
     steps = {"snoop": step}
-    return Role("snoop", card="snoop", steps=steps, verbs=verbs, learns=learns, messages=MESSAGES)
+    return Role(
+        "snoop",
+        card="snoop",
+        steps=steps,
+        verbs=verbs,
+        learns=learns,
+        messages=MESSAGES,
+        texts={"sv": SWEDISH},
+    )
 
 
 def snoop_rulebook(folder: Path) -> Path:

@@ -69,3 +69,26 @@ def test_the_cards_set_aside_are_counted_from_the_roles_declaration() -> None:
     finally:
         unregister_role(role)
     assert cards_aside(book, {"forger": 1}) == 0
+
+
+def test_a_kinds_variant_picks_its_message() -> None:
+    """``EventSpec.variant`` names the message that tells one event of the kind
+    (``"<kind>.<variant>"`` before ``"<kind>"``): the narration holds no kind's rule."""
+    from lupus.engine.events import field_variant
+    from lupus.engine.model import Event
+    from lupus.narration import Narrator
+
+    role = Role(
+        "herald",
+        events=(EventSpec("proclaimed", {"text": TEXT}, variant=field_variant("text")),),
+        messages={"proclaimed": "A proclamation.", "proclaimed.war": "War is declared."},
+        texts={"sv": {"proclaimed": "En kungörelse.", "proclaimed.war": "Krig förklaras."}},
+    )
+    register_role(role)
+    try:
+        narrator = Narrator(load("werewolf"), ["Ann", "Bob"], "en", strict=True)
+        war = Event("proclaimed", None, {"text": "war"}, "day", 1)
+        assert narrator.keys(war) == ["proclaimed.war", "proclaimed"]
+        assert narrator.event(war, 0) == "War is declared."
+    finally:
+        unregister_role(role)

@@ -18,7 +18,7 @@ from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
-from lupus.families import family_of, told_kinds_of
+from lupus.families import event_specs, family_of, told_kinds_of
 from lupus.messages import Fields, MessageError, Names, tables, untranslated
 from lupus.rulebooks.schema import Rulebook
 from lupus.spoken import SAY as SAY  # (re-exported)
@@ -52,6 +52,7 @@ class Narrator:
         self.houses = bool(family_of(book).house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
         self.told = told_kinds_of(book)  # how each kind is said aloud, if it is
+        self.specs = event_specs(book)  # (each kind's message variant)
 
     def error(self, key: str, problem: str) -> MessageError:
         return MessageError(f"{self.book.id} [{self.lang}]: message {key!r} {problem}")
@@ -324,29 +325,11 @@ class Narrator:
 
     def keys(self, ev: Event, again: bool = False) -> list[str]:
         """The messages that may tell ``ev``, the most specific first."""
-        d = ev.data
         kind = ev.kind
-        variant: str | None = None
-        if kind == "wake":
-            variant = ev.text("step")
-        elif kind == "potion":
-            variant = ev.text("kind")
-        elif kind == "captain":
-            variant = ev.text("how")
-        elif kind == "ballot":
-            variant = ev.text("vote") + ("" if ev.maybe_seat("target") is not None else ".none")
-        elif kind == "pack_choice" and d.get("target") is None:
-            variant = "sleep"
-        elif kind == "pack_victim" and d.get("target") is None:
-            variant = "none"
-        elif kind == "in_love" and "role" in d:
-            variant = "role"
-        elif kind == "death" and "role" not in d:
-            variant = "hidden"
-        elif kind == "protection" and ev.audience is not None and d.get("target") in ev.audience:
-            variant = "self"  # (the protector alone sees his protection)
-        elif kind == "pack":
-            members = d.get("roles")
+        spec = self.specs.get(kind)
+        variant = spec.variant(ev) if spec is not None and spec.variant is not None else None
+        if kind == "pack":  # (what the reader was told before decides: see ``story``)
+            members = ev.data.get("roles")
             alone = isinstance(members, Mapping) and len(members) == 1
             if again and alone:
                 return ["pack.again.alone", "pack.alone", "pack"]

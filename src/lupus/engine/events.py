@@ -17,7 +17,7 @@ lists stay lists.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, final
 
 from lupus.engine.model import Event
@@ -152,9 +152,11 @@ class EventSpec:
     with its fields so that a role's event is whole where the role is: ``told``, how
     a narrator says it aloud at one table (``TOLD``; None: shown, never said; only a
     public event is ever said), and ``script``, its place in a game leader's script
-    (``SCRIPT``; the pages get both from the server, ``GET /api/rulebooks``)."""
+    (``SCRIPT``; the pages get both from the server, ``GET /api/rulebooks``). And
+    ``variant`` picks the message that tells one event of the kind: ``"<kind>.<variant>"``
+    before ``"<kind>"`` (``field_variant("how")``: the Captain elected or drawn)."""
 
-    __slots__ = ("discloses", "fields", "kind", "optional", "script", "told")
+    __slots__ = ("discloses", "fields", "kind", "optional", "script", "told", "variant")
 
     def __init__(
         self,
@@ -165,6 +167,7 @@ class EventSpec:
         *,
         told: str | None = None,
         script: str | None = None,
+        variant: Callable[[Event], str | None] | None = None,
     ) -> None:
         for name, tag in fields.items():
             if tag not in TAGS:
@@ -182,9 +185,19 @@ class EventSpec:
         self.discloses: Final = discloses
         self.told: Final = told
         self.script: Final = script
+        self.variant: Final = variant
 
     def __repr__(self) -> str:
         return f"EventSpec({self.kind!r}, {self.fields!r})"
+
+
+def field_variant(name: str) -> Callable[[Event], str | None]:
+    """An ``EventSpec.variant`` that is the text of the event's field ``name``."""
+
+    def variant(ev: Event) -> str | None:
+        return ev.text(name)
+
+    return variant
 
 
 def table(*specs: EventSpec) -> dict[str, EventSpec]:

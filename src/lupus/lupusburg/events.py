@@ -25,6 +25,7 @@ from lupus.engine.events import (
     TEXT,
     TEXTS,
     EventSpec,
+    field_variant,
     table,
 )
 
@@ -65,7 +66,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     EventSpec("day", {"number": INT, "burgomaster": SEAT}, told="say"),
     EventSpec("dawn", {"number": INT}, told="step"),
     EventSpec("no_death", {}, told="say"),
-    EventSpec("wake", {"step": TEXT}, told="step"),
+    EventSpec("wake", {"step": TEXT}, told="step", variant=field_variant("step")),
     # ------------------------------------------------------------ the thief's night
     EventSpec("peeked", {"house": HOUSE, "chest": BOOL}),
     # ------------------------------------------------------------ the werewolf's night

@@ -14,7 +14,7 @@ from __future__ import annotations
 from lupus.bots.village_brain import VillageBrain
 from lupus.engine.counting import plurality
 from lupus.engine.draw import choice
-from lupus.engine.events import INT, SEAT, SEATS, TEXT, EventSpec
+from lupus.engine.events import INT, SEAT, SEATS, TEXT, EventSpec, field_variant
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
 from lupus.village.game import VillageGame
@@ -122,7 +122,9 @@ ROLE = Role(
     bot=Play({"elect": VillageBrain.elect, "appoint": VillageBrain.appoint}),
     events=(
         EventSpec("election", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
-        EventSpec("captain", {"player": SEAT, "how": TEXT}, told="say"),
+        EventSpec(
+            "captain", {"player": SEAT, "how": TEXT}, told="say", variant=field_variant("how")
+        ),
         EventSpec("succession", {"player": SEAT}, told="say"),
         EventSpec("no_successor", {"player": SEAT}, told="say"),
     ),

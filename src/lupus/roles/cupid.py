@@ -13,7 +13,7 @@ from lupus.bots.memory import as_int, best
 from lupus.bots.village_brain import VillageBrain
 from lupus.engine.events import SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import alone
-from lupus.engine.model import Action, Prompt
+from lupus.engine.model import Action, Event, Prompt
 from lupus.village.events import A_ROLE
 from lupus.village.game import VillageGame
 from lupus.village.plugin import Play, Role, Verb
@@ -65,6 +65,11 @@ class LoversStep(VillageStep):
         return False
 
 
+def told_role(ev: Event) -> str | None:
+    """A lover told his partner's card (where the rulebook says so)."""
+    return "role" if "role" in ev.data else None
+
+
 def heartbreak(game: VillageGame, seat: int, cause: str) -> None:
     """The partner dies at once of heartbreak, unless he dies at this same moment of
     his own cause (``VillageGame.kill_together``: poisoned at the victim's dawn, a
@@ -104,6 +109,7 @@ ROLE = Role(
             {"partner": SEAT, "player": SEAT, "role": TEXT},
             optional=frozenset({"player", "role"}),
             discloses=A_ROLE,
+            variant=told_role,
         ),
     ),
     card="cupid",

@@ -19,7 +19,7 @@ from typing import ClassVar
 from lupus.bots.village_brain import shield
 from lupus.engine.events import SEAT, EventSpec
 from lupus.engine.interned import alone
-from lupus.engine.model import Action, Prompt, Value
+from lupus.engine.model import Action, Event, Prompt, Value
 from lupus.village.game import VillageGame
 from lupus.village.night import NightRecord
 from lupus.village.plugin import Play, Role, Verb
@@ -80,13 +80,21 @@ class DoctorStep(Ballot):
         last.target, last.night = protected, game.night  # (dawn tells whether it saved him)
 
 
+def own_protection(ev: Event) -> str | None:
+    """The Doctor protecting himself (the protector alone sees his protection)."""
+    audience = ev.audience
+    return "self" if audience is not None and ev.data.get("target") in audience else None
+
+
 ROLE = Role(
     "doctor",
     weight=3,
     bot=Play({"protect": shield("protect")}, prey=2),
     events=(
         # ``player``: the Doctor (the eliminated who watch the night see who acts).
-        EventSpec("protection", {"player": SEAT, "target": SEAT}, script="noted"),
+        EventSpec(
+            "protection", {"player": SEAT, "target": SEAT}, script="noted", variant=own_protection
+        ),
     ),
     card="doctor",
     steps={"doctor": DoctorStep},

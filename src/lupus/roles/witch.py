@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from lupus.bots.village_brain import VillageBrain, targets
 from lupus.bots.village_suspicion import FOLLOW_FLOOR
-from lupus.engine.events import SEAT, SEAT_OR_NONE, TEXT, EventSpec
+from lupus.engine.events import SEAT, SEAT_OR_NONE, TEXT, EventSpec, field_variant
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt, Value
 from lupus.village.game import VillageGame
@@ -132,7 +132,9 @@ ROLE = Role(
     bot=Play({"heal": witch, "poison": witch}, taste=4, prey=2),
     events=(
         EventSpec("victim_shown", {"target": SEAT_OR_NONE}),
-        EventSpec("potion", {"kind": TEXT, "target": SEAT}, script="noted"),
+        EventSpec(
+            "potion", {"kind": TEXT, "target": SEAT}, script="noted", variant=field_variant("kind")
+        ),
     ),
     card="witch",
     steps={"witch": WitchStep},

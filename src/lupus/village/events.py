@@ -24,13 +24,35 @@ from lupus.engine.events import (
     TEXT_INT,
     TEXTS,
     EventSpec,
+    field_variant,
     table,
 )
+from lupus.engine.model import Event
 
 A_ROLE: Final = frozenset({"role"})
 """``discloses`` of a kind that tells a seat's role in its ``role`` field."""
 SOME_ROLES: Final = frozenset({"roles"})
 """``discloses`` of a kind that tells roles by seat in its ``roles`` field."""
+
+
+def ballot_variant(ev: Event) -> str:
+    """A ballot is told by its vote, and as a blank one when it names nobody."""
+    return ev.text("vote") + ("" if ev.maybe_seat("target") is not None else ".none")
+
+
+def none_if_nobody(ev: Event) -> str | None:
+    """A choice or victim that names nobody (the pack slept, the night is quiet)."""
+    return "none" if ev.data.get("target") is None else None
+
+
+def sleep_if_nobody(ev: Event) -> str | None:
+    return "sleep" if ev.data.get("target") is None else None
+
+
+def hidden_role(ev: Event) -> str | None:
+    """A death whose role the rulebook keeps hidden."""
+    return None if "role" in ev.data else "hidden"
+
 
 EVENTS: Final[dict[str, EventSpec]] = table(
     # ------------------------------------------------------------ the game (village/)
@@ -52,6 +74,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
         optional=A_ROLE,
         discloses=A_ROLE,
         told="say",
+        variant=hidden_role,
     ),
     EventSpec("failed_attempt", {}, told="say"),
     EventSpec(
@@ -68,19 +91,29 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     ),
     # A step that calls a card (village/steps.py, and the couple's, cupid's, the
     # werewolves' and the mafia's steps).
-    EventSpec("wake", {"step": TEXT}, told="step", script="opens"),
+    EventSpec("wake", {"step": TEXT}, told="step", script="opens", variant=field_variant("step")),
     # ------------------------------------------------------------ votes (lynch,
     # day_vote, nominations; captain: ballot and tie)
     EventSpec("vote_opens", {"round": INT, "candidates": SEATS}, told="step", script="opens"),
-    EventSpec("ballot", {"player": SEAT, "target": SEAT_OR_NONE, "vote": TEXT}, script="echoes"),
+    EventSpec(
+        "ballot",
+        {"player": SEAT, "target": SEAT_OR_NONE, "vote": TEXT},
+        script="echoes",
+        variant=ballot_variant,
+    ),
     EventSpec("tally", {"votes": SEAT_INT}, told="say"),
     EventSpec("tie", {"players": SEATS, "vote": TEXT}, told="say", script="opens"),
     EventSpec("no_elimination", {"reason": TEXT}, told="say"),
     # ------------------------------------------------------------ the pack (werewolves,
     # mafia)
     EventSpec("pack", {"roles": SEAT_TEXT}, discloses=SOME_ROLES),
-    EventSpec("pack_choice", {"player": SEAT, "target": SEAT_OR_NONE}, script="noted"),
-    EventSpec("pack_victim", {"target": SEAT_OR_NONE}),
+    EventSpec(
+        "pack_choice",
+        {"player": SEAT, "target": SEAT_OR_NONE},
+        script="noted",
+        variant=sleep_if_nobody,
+    ),
+    EventSpec("pack_victim", {"target": SEAT_OR_NONE}, variant=none_if_nobody),
     # ------------------------------------------------------------ a shot (hunter:
     # public; avenger: to the avenger)
     EventSpec("shot", {"player": SEAT, "target": SEAT}, told="say", script="noted"),

@@ -8,6 +8,7 @@
 
 import { h, inBar } from "./dom.js";
 import { t } from "./i18n.js";
+import { openStep } from "./story.js";
 import { isDead } from "./table.js";
 
 const SOUND = "lupus:sound"; // "on" when the player chose the tone (off by default)
@@ -77,15 +78,11 @@ export function phoneHabits(page) {
   if (fresh) signal();
 }
 
-/** The night step everyone can tell: the public `wake` calls since night fell. */
+/** The night step everyone can tell (the public `wake` calls since night fell), named
+ * in this game. */
 function nightStep(page) {
-  let wakes = 0;
-  for (const event of page.events) {
-    if (event.audience !== null) continue;
-    if (event.kind === "night") wakes = 0;
-    if (event.kind === "wake") wakes++;
-  }
-  return wakes ? `${page.view.game}:${page.view.number}.${wakes}` : null;
+  const step = openStep(page);
+  return step ? `${page.view.game}:${step.key}` : null;
 }
 
 function signal() {

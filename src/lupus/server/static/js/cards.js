@@ -30,95 +30,106 @@ function belowMinimum(book, players, deck) {
  * of every change. Returns the editor's element and `show()`, which draws it again
  * (after a new size or rulebook). */
 export function deckEditor({ state, book, players, options, edited = () => {} }) {
-  const deck = h("div", { class: "deck", id: "deck" });
-  const houseRule = h("p", { class: "hint house-rule", id: "house-rule", role: "note", hidden: true });
-  const problem = h("p", { class: "problem", role: "alert", id: "deck-problem" });
-
-  function recommended() {
-    const table = book().compositions[String(players())];
-    return table ? { ...table } : null;
-  }
-
-  function show() {
-    const shown = state.counts || recommended();
-    const editing = state.counts !== null;
-    const b = book();
-    const cards = Object.entries(b.roles).map(([rid, role]) => {
-      const count = (shown && shown[rid]) || 0;
-      if (!editing && !count) return null;
-      const label = `${role.name}`;
-      if (!editing) {
-        return h("li", { class: "card-role" }, h("span", { class: "count" }, `${count} ×`), " ", label);
-      }
-      const input = number(`count-${rid}`, count, 0, role.max || 40);
-      input.addEventListener("input", () => {
-        state.counts[rid] = Number(input.value) || 0;
-        summary.textContent = t("cards_total", { count: total(state.counts) });
-        showHouseRule();
-        edited();
-      });
-      return h("li", { class: "card-role editing" }, h("label", { for: `count-${rid}` }, label), input);
-    });
-    const summary = h("p", { class: "hint", id: "cards-total" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
-    fill(
-      deck,
-      h("ul", { class: "cards" }, cards),
-      summary,
-      houseRule,
-      problem,
-      h(
-        "button",
-        {
-          type: "button",
-          class: "secondary",
-          id: "deck-edit",
-          onclick: () => {
-            state.counts = editing ? null : recommended() || {};
-            show();
-            edited();
-          },
-        },
-        editing ? t("use_recommended") : t("edit_cards"),
-      ),
-    );
-    showHouseRule();
-  }
-
-  /** Below the rulebook's minimum configuration (werewolf under 8 players), the house
-   * rule that lifts it is turned on, and said in plain words by the deck; the host's
-   * own choice of it comes back once the table is big enough. */
-  function showHouseRule() {
-    const b = book();
-    const lift = b.minimum?.lifted_by;
-    const box = lift ? options.querySelector(`#option-${lift}`) : null;
-    const below = belowMinimum(b, Number(players()), state.counts || recommended());
-    houseRule.hidden = !below;
-    if (below) {
-      houseRule.textContent = t("house_rule_lifted", { players: b.minimum.players, rule: b.minimum.rule });
-    }
-    if (!box) return;
-    if (below && !box.disabled) {
-      box.dataset.chosen = box.checked ? "1" : "";
-      box.checked = true;
-      box.disabled = true;
-    } else if (!below && box.disabled) {
-      box.checked = box.dataset.chosen === "1";
-      box.disabled = false;
-    }
-  }
-
+  const ed = {
+    state,
+    book,
+    players,
+    options,
+    edited,
+    deck: h("div", { class: "deck", id: "deck" }),
+    houseRule: h("p", { class: "hint house-rule", id: "house-rule", role: "note", hidden: true }),
+    problem: h("p", { class: "problem", role: "alert", id: "deck-problem" }),
+  };
+  const show = () => showDeck(ed);
   /** A new size: the editor starts again from its recommended deck. */
-  function resized() {
-    if (state.counts !== null) state.counts = recommended() || state.counts;
+  const resized = () => {
+    if (state.counts !== null) state.counts = recommended(ed) || state.counts;
     show();
-  }
-
+  };
   /** The deck to send: the host's own (its cards counted), or null (recommended). */
-  function chosen() {
-    return state.counts ? Object.fromEntries(Object.entries(state.counts).filter(([, n]) => n > 0)) : null;
-  }
+  const chosen = () => (state.counts ? Object.fromEntries(Object.entries(state.counts).filter(([, n]) => n > 0)) : null);
+  return { element: ed.deck, problem: ed.problem, show, resized, chosen, state };
+}
 
-  return { element: deck, problem, show, resized, chosen, state };
+/** The rulebook's recommended deck for the size chosen now (a copy), or null. */
+function recommended(ed) {
+  const table = ed.book().compositions[String(ed.players())];
+  return table ? { ...table } : null;
+}
+
+/** The deck drawn again: the recommended one's counts, or the host's own to edit. */
+function showDeck(ed) {
+  const state = ed.state;
+  const shown = state.counts || recommended(ed);
+  const editing = state.counts !== null;
+  const summary = h("p", { class: "hint", id: "cards-total" }, shown ? t("cards_total", { count: total(shown) }) : t("no_recommended"));
+  const cards = Object.entries(ed.book().roles).map(([rid, role]) => cardRow(ed, rid, role, shown, summary));
+  fill(
+    ed.deck,
+    h("ul", { class: "cards" }, cards),
+    summary,
+    ed.houseRule,
+    ed.problem,
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        id: "deck-edit",
+        onclick: () => {
+          state.counts = editing ? null : recommended(ed) || {};
+          showDeck(ed);
+          ed.edited();
+        },
+      },
+      editing ? t("use_recommended") : t("edit_cards"),
+    ),
+  );
+  showHouseRule(ed);
+}
+
+/** One role of the deck: its count, or (editing) a field for it. */
+function cardRow(ed, rid, role, shown, summary) {
+  const state = ed.state;
+  const editing = state.counts !== null;
+  const count = (shown && shown[rid]) || 0;
+  if (!editing && !count) return null;
+  const label = `${role.name}`;
+  if (!editing) {
+    return h("li", { class: "card-role" }, h("span", { class: "count" }, `${count} ×`), " ", label);
+  }
+  const input = number(`count-${rid}`, count, 0, role.max || 40);
+  input.addEventListener("input", () => {
+    state.counts[rid] = Number(input.value) || 0;
+    summary.textContent = t("cards_total", { count: total(state.counts) });
+    showHouseRule(ed);
+    ed.edited();
+  });
+  return h("li", { class: "card-role editing" }, h("label", { for: `count-${rid}` }, label), input);
+}
+
+/** Below the rulebook's minimum configuration (werewolf under 8 players), the house
+ * rule that lifts it is turned on, and said in plain words by the deck; the host's
+ * own choice of it comes back once the table is big enough. */
+function showHouseRule(ed) {
+  const b = ed.book();
+  const houseRule = ed.houseRule;
+  const lift = b.minimum?.lifted_by;
+  const box = lift ? ed.options.querySelector(`#option-${lift}`) : null;
+  const below = belowMinimum(b, Number(ed.players()), ed.state.counts || recommended(ed));
+  houseRule.hidden = !below;
+  if (below) {
+    houseRule.textContent = t("house_rule_lifted", { players: b.minimum.players, rule: b.minimum.rule });
+  }
+  if (!box) return;
+  if (below && !box.disabled) {
+    box.dataset.chosen = box.checked ? "1" : "";
+    box.checked = true;
+    box.disabled = true;
+  } else if (!below && box.disabled) {
+    box.checked = box.dataset.chosen === "1";
+    box.disabled = false;
+  }
 }
 
 /** The rulebook's options as fields, each named by its help text in the reader's

@@ -1,22 +1,19 @@
-// The day's public state, from the public events alone: the vote under way with its
-// live counts (only ballots the rules make public reach the view), the nominations,
-// the round, and who is Captain. A secret ballot shows nothing: its events are not in
+// The day's vote under way, from the public events alone: its live counts (only ballots
+// the rules make public reach the view), the nominations, the round; who is Captain is
+// the public table's (`view.public`). A secret ballot shows nothing: its events are not in
 // the view.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { holderOf } from "./table.js";
 
 const OPENS = new Set(["vote_opens", "election", "banishment_opens", "nominations_open"]);
+const CAPTAIN = "captain"; // the title's id in `view.public` (a Captain's ballot counts twice)
 const CLOSES = new Set(["tally", "no_elimination", "night", "captain", "nominees", "no_nominations"]);
 
-/** Who holds the Captain's title now, or null. */
-export function captainOf(page) {
-  let captain = null;
-  for (const event of page.events) {
-    if (event.kind === "captain" || event.kind === "succession") captain = event.data.player;
-    if (event.kind === "no_successor") captain = null;
-  }
-  return captain;
+/** Who holds the Captain's title now (`view.public`), or null. */
+function captainOf(page) {
+  return holderOf(page, CAPTAIN);
 }
 
 /** The open ballot or nominations: the last opening event with nothing closing it. */

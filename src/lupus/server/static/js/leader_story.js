@@ -1,50 +1,24 @@
-// Reading a game leader's view (docs/protocol.md, "Game-leader rooms") as a script: which
-// of the view's lines tells which event, where the open step began, and what the leader
-// has to say, show or note since a given event. Nothing here draws; leader.js does.
+// Reading a game leader's view (docs/protocol.md, "Game-leader rooms") as a script: where
+// the open step began, and what the leader has to say, show or note since a given event,
+// each event with the sentence the server paired with it (`told`, the frame's). Which
+// kinds open a step, echo an entry, are noted or skipped is the rulebook's (`script` of
+// its entry in `GET /api/rulebooks`, declared by the roles with their events): the page
+// names none of them. Nothing here draws; leader.js does.
 
-/** Events that open a step where players choose: the script starts a step there. */
-export const OPENERS = new Set([
-  "wake",
-  "nominations_open",
-  "banishment_opens",
-  "vote_opens",
-  "election",
-  "hunter_aims",
-  "tie",
-]);
+const NO_MARKS = { opens: new Set(), echoes: new Set(), noted: new Set(), skipped: new Set() };
+const MARKS = new WeakMap(); // a rulebook entry -> its script's kinds as sets
 
-/** Public events that are one player's entry in an open step, not news to read out. */
-const ECHOES = new Set(["nomination", "withdrawal", "ballot"]);
-
-/** Private events that are the leader's own bookkeeping: nothing to show anybody. */
-const NOTED = new Set(["pack_choice", "protection", "potion", "shot", "linked"]);
-
-/** What the story leaves out of the script (the deal has a panel of its own). */
-const SKIPPED = new Set(["game_starts", "role_dealt"]);
-
-/**
- * The index in `lines` of each event's sentence (null: the event has none), as the
- * server's narration writes them: one line per event, two heading lines before each
- * `night` and `day`, and the pack's recognition only when its members changed. Null if
- * the lines do not add up (another narration): the script then does without them.
- */
-export function align(events, lines) {
-  const at = [];
-  let next = 0;
-  let pack = null;
-  for (const event of events) {
-    if (event.kind === "night" || event.kind === "day") next += 2;
-    if (event.kind === "pack") {
-      const members = Object.keys(event.data.roles || {}).sort().join(",");
-      if (members === pack) {
-        at.push(null);
-        continue;
-      }
-      pack = members;
-    }
-    at.push(next++);
+/** The kinds of the page's rulebook by their place in a leader's script, as sets. */
+export function marksOf(page) {
+  const book = page.book;
+  if (!book?.script) return NO_MARKS;
+  let marks = MARKS.get(book);
+  if (!marks) {
+    const set = (key) => new Set(book.script[key] || []);
+    marks = { opens: set("opens"), echoes: set("echoes"), noted: set("noted"), skipped: set("skipped") };
+    MARKS.set(book, marks);
   }
-  return next === lines.length ? at : null;
+  return marks;
 }
 
 /** A line without the leader's "(to Ann) " mark: what the player is told. */
@@ -53,19 +27,23 @@ export function unmarked(line) {
 }
 
 /** The index of the event that opened the current step (-1: none yet). */
-export function stepStart(events) {
-  for (let i = events.length - 1; i >= 0; i--) if (OPENERS.has(events[i].kind)) return i;
+export function stepStart(page) {
+  const events = page.events;
+  const opens = marksOf(page).opens;
+  for (let i = events.length - 1; i >= 0; i--) if (opens.has(events[i].kind)) return i;
   return -1;
 }
 
 /** Where the script of the step before `start` begins, when the page has not seen it
  * (a reload): the opener before, skipping steps nobody was woken for. */
-export function stepBefore(events, start) {
+export function stepBefore(page, start) {
+  const events = page.events;
+  const opens = marksOf(page).opens;
   for (let i = start - 1; i >= 0; i--) {
     const event = events[i];
-    if (!OPENERS.has(event.kind)) continue;
+    if (!opens.has(event.kind)) continue;
     const next = events[i + 1];
-    if (event.kind === "wake" && next && OPENERS.has(next.kind)) continue;
+    if (event.kind === "wake" && next && opens.has(next.kind)) continue;
     return i;
   }
   const night = events.findIndex((event) => event.kind === "night");
@@ -101,7 +79,7 @@ export function holders(events, step) {
 }
 
 /**
- * The script of events[from, to): a list of items, in order:
+ * The script of the page's events[from, to): a list of items, in order:
  * - {kind: "read", text}: public news to read out,
  * - {kind: "show", seats, event, text}: what to show those seats (their private news),
  * - {kind: "sleep", step, seats}: whom to put back to sleep after a night step,
@@ -111,58 +89,78 @@ export function holders(events, step) {
  * read out as the call that starts it. `quiet`: the events before it were on screen
  * already (they still tell who was awake).
  */
-export function script(events, lines, at, from, to, open = false, quiet = from) {
-  const items = [];
-  let i = from;
-  const add = (item) => {
-    if (i >= quiet) items.push(item);
+export function script(page, from, to, open = false, quiet = from) {
+  const run = scriptRun(page, from, to, quiet);
+  for (run.i = Math.max(0, from); run.i < to; run.i++) {
+    const event = page.events[run.i];
+    if (event.kind === "death") run.dead.add(event.data.player);
+    if (run.marks.skipped.has(event.kind)) continue;
+    // The narration left it out (the pack told again, unchanged): so does the script.
+    if (page.told[run.i] === null) {
+      if (run.awake && event.audience) for (const seat of run.living(event.audience)) run.awake.seats.add(seat);
+      continue;
+    }
+    if (run.marks.opens.has(event.kind)) opener(run, event, open);
+    else if (event.audience === null) publicItem(run, event);
+    else privateItem(run, event);
+  }
+  if (!open) run.sleep();
+  return run.items;
+}
+
+/** The state of one script's making: its items, who is awake, who is dead. */
+function scriptRun(page, from, to, quiet) {
+  const events = page.events;
+  const run = { i: from, items: [], awake: null, from, marks: marksOf(page) };
+  run.add = (item) => {
+    if (run.i >= quiet) run.items.push(item);
   };
-  let awake = null;
   // The eliminated who watch the night (maffia) are told its steps with open eyes:
   // nobody wakes them, shows them anything or puts them back to sleep.
-  const dead = new Set();
-  for (let k = 0; k < Math.max(0, from); k++) if (events[k].kind === "death") dead.add(events[k].data.player);
-  const living = (seats) => [...seats].filter((seat) => !dead.has(seat));
-  const line = (i) => (at && at[i] !== null && at[i] !== undefined ? lines[at[i]] : null);
-  const sleep = () => {
+  run.dead = new Set();
+  for (let k = 0; k < Math.max(0, from); k++) if (events[k].kind === "death") run.dead.add(events[k].data.player);
+  run.living = (seats) => [...seats].filter((seat) => !run.dead.has(seat));
+  run.text = () => {
+    const at = page.told[run.i];
+    return at === null || at === undefined ? null : (page.lines[at] ?? null);
+  };
+  run.sleep = () => {
+    const awake = run.awake;
     if (!awake) return;
     const seats = awake.seats.size ? [...awake.seats] : holders(events.slice(0, to), awake.step);
-    items.push({ kind: "sleep", step: awake.step, seats: seats.sort((a, b) => a - b) });
-    awake = null;
+    run.items.push({ kind: "sleep", step: awake.step, seats: seats.sort((a, b) => a - b) });
+    run.awake = null;
   };
-  for (i = Math.max(0, from); i < to; i++) {
-    const event = events[i];
-    if (event.kind === "death") dead.add(event.data.player);
-    if (SKIPPED.has(event.kind)) continue;
-    // The narration left it out (the pack told again, unchanged): so does the script.
-    if (at && at[i] === null) {
-      if (awake && event.audience) for (const seat of living(event.audience)) awake.seats.add(seat);
-      continue;
-    }
-    const text = line(i);
-    if (OPENERS.has(event.kind)) {
-      sleep();
-      // The step the leader ran has been read out already; a later one he did not see.
-      if ((i !== from || open) && text) add({ kind: "read", text, event });
-      if (event.kind === "wake") awake = { step: event.data.step, seats: new Set() };
-      continue;
-    }
-    const audience = event.audience;
-    if (audience === null) {
-      if (ECHOES.has(event.kind)) {
-        if (text) add({ kind: "noted", text, event });
-        continue;
-      }
-      sleep();
-      if (text) add({ kind: "read", text, event });
-      continue;
-    }
-    const told = living(audience);
-    if (awake) for (const seat of told) awake.seats.add(seat);
-    if (!audience.length) add({ kind: "private", text: text ? unmarked(text) : event.kind, event });
-    else if (NOTED.has(event.kind)) add({ kind: "noted", text: text ? unmarked(text) : event.kind, event });
-    else if (told.length) add({ kind: "show", seats: told.sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
+  return run;
+}
+
+/** An event that opens a step: the step before ends (its woken go back to sleep). */
+function opener(run, event, open) {
+  const text = run.text();
+  run.sleep();
+  // The step the leader ran has been read out already; a later one he did not see.
+  if ((run.i !== run.from || open) && text) run.add({ kind: "read", text, event });
+  if (event.kind === "wake") run.awake = { step: event.data.step, seats: new Set() };
+}
+
+/** A public event: an entry in the open step (noted), or news to read out. */
+function publicItem(run, event) {
+  const text = run.text();
+  if (run.marks.echoes.has(event.kind)) {
+    if (text) run.add({ kind: "noted", text, event });
+    return;
   }
-  if (!open) sleep();
-  return items;
+  run.sleep();
+  if (text) run.add({ kind: "read", text, event });
+}
+
+/** A private event: the leader's own, his bookkeeping, or what to show its seats. */
+function privateItem(run, event) {
+  const text = run.text();
+  const audience = event.audience;
+  const reached = run.living(audience);
+  if (run.awake) for (const seat of reached) run.awake.seats.add(seat);
+  if (!audience.length) run.add({ kind: "private", text: text ? unmarked(text) : event.kind, event });
+  else if (run.marks.noted.has(event.kind)) run.add({ kind: "noted", text: text ? unmarked(text) : event.kind, event });
+  else if (reached.length) run.add({ kind: "show", seats: reached.sort((a, b) => a - b), event, text: text ? unmarked(text) : "" });
 }

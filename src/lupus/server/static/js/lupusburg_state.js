@@ -1,8 +1,13 @@
-// Lupusburg's table as this seat knows it, read from its merged events alone
-// (src/lupus/lupusburg/events.py): nothing here knows more than the view says. Houses
+// Lupusburg's table as this seat knows it, read from its view alone: the day's bets,
+// tokens and ballots, the claw, what this seat was shown, from its merged events
+// (src/lupus/lupusburg/events.py); the Burgomaster and the cards turned up at the end
+// from the public table (`view.public`). Nothing here knows more than the view says. Houses
 // are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
 
 import { t } from "./i18n.js";
+import { holderOf, publicTable } from "./table.js";
+
+const BURGOMASTER = "burgomaster"; // the title's id in `view.public`
 
 /** One house as this seat knows it. */
 function house(number) {
@@ -28,9 +33,8 @@ function house(number) {
 }
 
 export function readTable(page) {
-  const me = page.seat;
   const state = {
-    me,
+    me: page.seat,
     n: page.lobby?.players || 0,
     names: [],
     coins: [],
@@ -55,148 +59,138 @@ export function readTable(page) {
     return state.houses[h];
   };
   for (const event of page.events) {
-    const d = event.data;
-    switch (event.kind) {
-      case "game_starts":
-        state.names = d.players;
-        state.n = d.players.length;
-        state.coins = d.coins;
-        state.burgomaster = d.burgomaster;
-        at(2 * state.n - 1);
-        break;
-      case "characters_dealt":
-        if (d.player !== me) break;
-        for (const [h, character] of Object.entries(d.characters)) {
-          Object.assign(at(Number(h)), { character, how: "own", chest: Number(h) === d.chest, chestHow: "own" });
-        }
-        break;
-      case "night":
-        // The claw moves again tonight; the day's tokens, evidence and votes stay on
-        // the board until the next day begins (they are what the table last saw).
-        state.stage = "night";
-        state.burgomaster = d.burgomaster;
-        for (const one of state.houses) one.claw = false;
-        state.privilege = null;
-        break;
-      case "clawed":
-        at(d.house).claw = true;
-        break;
-      case "peeked": {
-        const one = at(d.house);
-        if (one.chestHow !== "own") Object.assign(one, { chest: d.chest, chestHow: "peeked" });
-        break;
-      }
-      case "character_dies": {
-        const one = at(d.house);
-        one.dead = d.cause;
-        if (d.cause === "werewolf") one.claw = true;
-        if (d.cause === "vote") one.lynched = true;
-        break;
-      }
-      case "day":
-        state.stage = "privilege";
-        state.day = d.number;
-        state.burgomaster = d.burgomaster;
-        state.passed = new Set();
-        state.keeping = null;
-        for (const one of state.houses) {
-          Object.assign(one, { looked: false, tokens: 0, tokenBy: [], suspect: null, suspectTokens: null, myBallots: 0, votes: null, lynched: false });
-        }
-        state.suspects = [];
-        state.tieBreak = null;
-        state.ballotsOut = false;
-        state.tokensLaid = 0;
-        state.round = 0;
-        break;
-      case "no_privilege":
-        state.privilege = { state: "none", player: d.player };
-        state.stage = "betting";
-        break;
-      case "privilege_declined":
-        state.privilege = { state: "declined", player: d.player };
-        state.stage = "betting";
-        break;
-      case "privilege":
-        state.privilege = { state: "used", player: d.player, house: d.house };
-        at(d.house).looked = true;
-        break;
-      case "privilege_seen": {
-        const one = at(d.house);
-        if (one.how !== "own") Object.assign(one, { character: d.character, how: "seen" });
-        break;
-      }
-      case "privilege_shown": {
-        const one = at(d.house);
-        if (one.how !== "own") Object.assign(one, { character: d.character, how: "shown" });
-        if (state.privilege) state.privilege.shown = d.house;
-        state.stage = "betting";
-        break;
-      }
-      case "bet":
-        state.bets[d.player] = { target: d.target, coin: null };
-        state.keeping = d.player;
-        state.stage = "betting";
-        break;
-      case "coins_drawn":
-        if (d.player === me) state.drawn = d.coins;
-        break;
-      case "coin_kept":
-      case "coin_picked":
-        if (state.bets[d.player]) state.bets[d.player].coin = d.kept;
-        if (d.player === me) state.drawn = null;
-        if (d.player === state.keeping) state.keeping = null;
-        break;
-      case "no_bet":
-        state.passed.add(d.player);
-        state.keeping = null;
-        state.stage = "betting";
-        break;
-      case "token": {
-        const one = at(d.house);
-        one.tokens += 1;
-        one.tokenBy.push(d.player);
-        state.tokensLaid += 1;
-        state.round = d.round;
-        state.stage = "first_voting";
-        state.keeping = null;
-        break;
-      }
-      case "suspects":
-        state.suspects = d.houses;
-        state.tieBreak = d.tie_break || null;
-        d.houses.forEach((h, i) => (at(h).suspect = i === 0 ? "paw" : "fur"));
-        for (const [h, count] of Object.entries(d.tokens)) at(Number(h)).suspectTokens = count;
-        state.stage = "second_voting";
-        break;
-      case "ballot_cast":
-        if (d.player === me) at(d.house).myBallots += 1;
-        break;
-      case "ballots":
-        for (const [h, count] of Object.entries(d.votes)) at(Number(h)).votes = count;
-        state.ballotsOut = true;
-        state.stage = "lynched";
-        break;
-      case "burgomaster":
-        state.burgomaster = d.player;
-        break;
-      case "game_over":
-        state.over = d;
-        state.stage = "over";
-        for (const [h, character] of Object.entries(d.characters)) {
-          const one = at(Number(h));
-          if (one.how !== "own") Object.assign(one, { character, how: "end" });
-        }
-        for (const one of state.houses) {
-          if (one.chestHow !== "own") Object.assign(one, { chest: d.chests.includes(one.number), chestHow: "end" });
-        }
-        for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
-        state.drawn = null;
-        break;
-      default:
-        break;
+    if (Object.hasOwn(READ, event.kind)) READ[event.kind](state, event.data, at);
+  }
+  fromPublic(page, state, at);
+  return state;
+}
+
+/** What each of the seat's events does to its table (`d`: the event's data; `at(h)`:
+ * house `h`, made if it is not yet). */
+const READ = {
+  game_starts(state, d, at) {
+    state.names = d.players;
+    state.n = d.players.length;
+    state.coins = d.coins;
+    at(2 * state.n - 1);
+  },
+  characters_dealt(state, d, at) {
+    if (d.player !== state.me) return;
+    for (const [h, character] of Object.entries(d.characters)) {
+      Object.assign(at(Number(h)), { character, how: "own", chest: Number(h) === d.chest, chestHow: "own" });
+    }
+  },
+  night(state) {
+    // The claw moves again tonight; the day's tokens, evidence and votes stay on
+    // the board until the next day begins (they are what the table last saw).
+    state.stage = "night";
+    for (const one of state.houses) one.claw = false;
+    state.privilege = null;
+  },
+  clawed(state, d, at) {
+    at(d.house).claw = true;
+  },
+  peeked(state, d, at) {
+    const one = at(d.house);
+    if (one.chestHow !== "own") Object.assign(one, { chest: d.chest, chestHow: "peeked" });
+  },
+  character_dies(state, d, at) {
+    const one = at(d.house);
+    one.dead = d.cause;
+    if (d.cause === "werewolf") one.claw = true;
+    if (d.cause === "vote") one.lynched = true;
+  },
+  day(state, d) {
+    Object.assign(state, { stage: "privilege", day: d.number, passed: new Set(), keeping: null });
+    for (const one of state.houses) {
+      Object.assign(one, { looked: false, tokens: 0, tokenBy: [], suspect: null, suspectTokens: null, myBallots: 0, votes: null, lynched: false });
+    }
+    Object.assign(state, { suspects: [], tieBreak: null, ballotsOut: false, tokensLaid: 0, round: 0 });
+  },
+  no_privilege(state, d) {
+    state.privilege = { state: "none", player: d.player };
+    state.stage = "betting";
+  },
+  privilege_declined(state, d) {
+    state.privilege = { state: "declined", player: d.player };
+    state.stage = "betting";
+  },
+  privilege(state, d, at) {
+    state.privilege = { state: "used", player: d.player, house: d.house };
+    at(d.house).looked = true;
+  },
+  privilege_seen(state, d, at) {
+    const one = at(d.house);
+    if (one.how !== "own") Object.assign(one, { character: d.character, how: "seen" });
+  },
+  privilege_shown(state, d, at) {
+    const one = at(d.house);
+    if (one.how !== "own") Object.assign(one, { character: d.character, how: "shown" });
+    if (state.privilege) state.privilege.shown = d.house;
+    state.stage = "betting";
+  },
+  bet(state, d) {
+    state.bets[d.player] = { target: d.target, coin: null };
+    state.keeping = d.player;
+    state.stage = "betting";
+  },
+  coins_drawn(state, d) {
+    if (d.player === state.me) state.drawn = d.coins;
+  },
+  coin_kept: kept,
+  coin_picked: kept,
+  no_bet(state, d) {
+    state.passed.add(d.player);
+    state.keeping = null;
+    state.stage = "betting";
+  },
+  token(state, d, at) {
+    const one = at(d.house);
+    one.tokens += 1;
+    one.tokenBy.push(d.player);
+    Object.assign(state, { tokensLaid: state.tokensLaid + 1, round: d.round, stage: "first_voting", keeping: null });
+  },
+  suspects(state, d, at) {
+    state.suspects = d.houses;
+    state.tieBreak = d.tie_break || null;
+    d.houses.forEach((h, i) => (at(h).suspect = i === 0 ? "paw" : "fur"));
+    for (const [h, count] of Object.entries(d.tokens)) at(Number(h)).suspectTokens = count;
+    state.stage = "second_voting";
+  },
+  ballot_cast(state, d, at) {
+    if (d.player === state.me) at(d.house).myBallots += 1;
+  },
+  ballots(state, d, at) {
+    for (const [h, count] of Object.entries(d.votes)) at(Number(h)).votes = count;
+    state.ballotsOut = true;
+    state.stage = "lynched";
+  },
+  game_over(state, d) {
+    state.over = d;
+    state.stage = "over";
+    for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
+    state.drawn = null;
+  },
+};
+
+/** A bet's coin is kept (face down), or picked for a bettor who did not choose. */
+function kept(state, d) {
+  if (state.bets[d.player]) state.bets[d.player].coin = d.kept;
+  if (d.player === state.me) state.drawn = null;
+  if (d.player === state.keeping) state.keeping = null;
+}
+
+/** What the public table tells (`view.public`): who is Burgomaster, and every
+ * character and chest once the game's end has turned them face up. */
+function fromPublic(page, state, at) {
+  state.burgomaster = holderOf(page, BURGOMASTER);
+  for (const player of publicTable(page).players) {
+    for (const shown of player.houses || []) {
+      const one = at(shown.house);
+      if (shown.character !== null && one.how !== "own") Object.assign(one, { character: shown.character, how: "end" });
+      if (shown.chest !== null && one.chestHow !== "own") Object.assign(one, { chest: shown.chest, chestHow: "end" });
     }
   }
-  return state;
 }
 
 /** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets
@@ -240,4 +234,9 @@ export function matchGames(page) {
 /** A house in words: its player's first or second ("Ben's second house"). */
 export function houseName(player, house) {
   return t(house % 2 ? "lb_house_second" : "lb_house_first", { player });
+}
+
+/** The rulebook's name for the Burgomaster. */
+export function burgomasterTitle(page) {
+  return page.book?.names?.burgomaster || t("lb_burgomaster");
 }

@@ -7,8 +7,8 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { houseName } from "./lupusburg_state.js";
-import { align } from "./leader_story.js";
-import { publicTable } from "./table.js";
+import { gameOver, latestSentence } from "./story.js";
+import { playersBySeat, publicTable } from "./table.js";
 
 /** A role's name in the rulebook. */
 export function roleName(page, rid) {
@@ -43,17 +43,6 @@ function seatName(page, seat) {
   return found ? found.name : page.name(seat);
 }
 
-/** The sentence the server's narration told for the latest event that `wanted`, in the
- * rulebook's own words and the reader's language (null if the lines do not line up). */
-export function sentenceOf(page, wanted) {
-  const at = align(page.events, page.lines);
-  if (!at) return null;
-  for (let i = page.events.length - 1; i >= 0; i--) {
-    if (at[i] !== null && wanted(page.events[i])) return page.lines[at[i]];
-  }
-  return null;
-}
-
 function inPhase(outcome, event) {
   return event.audience === null && event.number === outcome.number;
 }
@@ -71,8 +60,8 @@ export function outcomePanel(page) {
     // (in Lupusburg a character dies, one of the player's two houses)
     const told =
       death.house !== undefined && death.house !== null
-        ? sentenceOf(page, (e) => e.kind === "character_dies" && e.audience === null && e.data.house === death.house)
-        : sentenceOf(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
+        ? latestSentence(page, (e) => e.kind === "character_dies" && e.audience === null && e.data.house === death.house)
+        : latestSentence(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
     const how = causeText(page, death.cause);
     return h(
       "li",
@@ -82,7 +71,7 @@ export function outcomePanel(page) {
       h("span", { class: "how" }, told || (how ? t("death_cause", { how }) : t("death_plain"))),
     );
   });
-  const said = (kind, key) => sentenceOf(page, (e) => e.kind === kind && inPhase(outcome, e)) || t(key);
+  const said = (kind, key) => latestSentence(page, (e) => e.kind === kind && inPhase(outcome, e)) || t(key);
   let quiet = null;
   if (!deaths.length && !night && outcome.tie?.length) {
     // (a tie decides nothing yet: a new round, or the Captain, is to come)
@@ -158,17 +147,17 @@ export function soleWinner(page, data) {
 
 /** The end: every card, the winners, the replay to share. */
 export function endDetails(page) {
-  const over = [...page.events].reverse().find((event) => event.kind === "game_over");
-  if (!over) return null;
-  const data = over.data;
+  const data = gameOver(page);
+  if (!data) return null;
   const winners = new Set(data.winners || []);
   const seats = (page.lobby?.seats || []).map((seat, number) => [seat, number]).filter(([seat]) => seat);
+  // Every card is public at the end (`view.public`): a seat's, or his two houses'.
+  const bySeat = playersBySeat(page);
   const cardsOf = (number) => {
-    if (data.roles) return data.roles[String(number)] ? [roleName(page, data.roles[String(number)])] : [];
-    if (data.characters) {
-      return [2 * number, 2 * number + 1].map((house) => data.characters[String(house)]).filter(Boolean).map((c) => roleName(page, c));
-    }
-    return [];
+    const known = bySeat.get(number);
+    if (!known) return [];
+    if (Array.isArray(known.houses)) return known.houses.map((house) => house.character).filter(Boolean).map((c) => roleName(page, c));
+    return known.card ? [roleName(page, known.card)] : [];
   };
   return h(
     "div",

@@ -101,13 +101,29 @@ export function qrMatrix(text) {
   let version = 1;
   while (version <= 20 && 4 + (version < 10 ? 8 : 16) + 8 * bytes.length > 8 * dataCapacity(version)) version++;
   if (version > 20) throw new RangeError("too long for a QR code here");
-  const size = 17 + 4 * version;
+  const grid = newGrid(17 + 4 * version);
+  drawPatterns(grid, version);
+  drawFormat(grid, version);
+  drawData(grid, codewords(bytes, version));
+  return grid.dark;
+}
+
+/** An empty symbol of `size` modules a side: `dark`, and `fixed` (a function pattern's
+ * module, which the data skips); `set` draws a fixed module. */
+function newGrid(size) {
   const dark = Array.from({ length: size }, () => new Array(size).fill(false));
   const fixed = Array.from({ length: size }, () => new Array(size).fill(false));
   const set = (x, y, on) => {
     dark[y][x] = on;
     fixed[y][x] = true;
   };
+  return { size, dark, fixed, set };
+}
+
+const bit = (value, i) => ((value >>> i) & 1) === 1;
+
+/** The timing lines, the three finders and the alignment patterns. */
+function drawPatterns({ size, set }, version) {
   for (let i = 0; i < size; i++) {
     set(6, i, i % 2 === 0);
     set(i, 6, i % 2 === 0);
@@ -132,12 +148,15 @@ export function qrMatrix(text) {
       }
     }),
   );
-  // The format (level and mask), twice, and the dark module.
+}
+
+/** The format (level and mask), twice, the dark module, and from version 7 the
+ * version's information, twice. */
+function drawFormat({ size, set }, version) {
   let format = (LEVEL_M << 3) | MASK;
   let rest = format;
   for (let i = 0; i < 10; i++) rest = (rest << 1) ^ ((rest >>> 9) * 0x537);
   format = ((format << 10) | rest) ^ 0x5412;
-  const bit = (value, i) => ((value >>> i) & 1) === 1;
   for (let i = 0; i <= 5; i++) set(8, i, bit(format, i));
   set(8, 7, bit(format, 6));
   set(8, 8, bit(format, 7));
@@ -146,20 +165,21 @@ export function qrMatrix(text) {
   for (let i = 0; i < 8; i++) set(size - 1 - i, 8, bit(format, i));
   for (let i = 8; i < 15; i++) set(8, size - 15 + i, bit(format, i));
   set(8, size - 8, true);
-  if (version >= 7) {
-    let left = version;
-    for (let i = 0; i < 12; i++) left = (left << 1) ^ ((left >>> 11) * 0x1f25);
-    const info = (version << 12) | left;
-    for (let i = 0; i < 18; i++) {
-      const a = size - 11 + (i % 3);
-      const b = Math.floor(i / 3);
-      set(a, b, bit(info, i));
-      set(b, a, bit(info, i));
-    }
+  if (version < 7) return;
+  let left = version;
+  for (let i = 0; i < 12; i++) left = (left << 1) ^ ((left >>> 11) * 0x1f25);
+  const info = (version << 12) | left;
+  for (let i = 0; i < 18; i++) {
+    const a = size - 11 + (i % 3);
+    const b = Math.floor(i / 3);
+    set(a, b, bit(info, i));
+    set(b, a, bit(info, i));
   }
-  // The codewords, two columns at a time from the right, up then down; mask 0 flips
-  // every module whose row and column add up to an even number.
-  const words = codewords(bytes, version);
+}
+
+/** The codewords, two columns at a time from the right, up then down; mask 0 flips
+ * every module whose row and column add up to an even number. */
+function drawData({ size, dark, fixed }, words) {
   let i = 0;
   for (let right = size - 1; right >= 1; right -= 2) {
     if (right === 6) right = 5;
@@ -176,7 +196,6 @@ export function qrMatrix(text) {
       }
     }
   }
-  return dark;
 }
 
 const SVG = "http://www.w3.org/2000/svg";

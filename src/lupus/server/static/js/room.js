@@ -25,6 +25,7 @@ export class RoomPage {
     this.view = null; // the latest view frame, its events and lines merged in
     this.events = [];
     this.lines = [];
+    this.told = []; // each event's sentence: its index in `lines` (null: none)
     this.chat = [];
     this.book = null;
     this.entering = null;
@@ -300,10 +301,15 @@ export class RoomPage {
     if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
       this.events = [];
       this.lines = [];
+      this.told = [];
       this.revealed = false;
     }
+    // Each event keeps the index of its sentence (`told`, counted from the frame with
+    // `from` 0, as `lines` is): the page pairs them by it, never by counting lines.
     this.events.length = Math.min(this.events.length, frame.from);
+    this.told.length = Math.min(this.told.length, frame.from);
     this.events.push(...frame.events);
+    this.told.push(...(frame.told || frame.events.map(() => null)));
     if (frame.from === 0) this.lines = [];
     this.lines.push(...frame.lines);
     this.fresh = frame.lines;

@@ -10,9 +10,9 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { houseName } from "./lupusburg_state.js";
-import { align } from "./leader_story.js";
 import { answersPanel } from "./outcome.js";
 import { packPanel, partners } from "./pack.js";
+import { openStep, privateLinesOfPhase } from "./story.js";
 import { isDead, publicTable } from "./table.js";
 
 const PASSIVE = new Set(["pass", "keep", "sleep", "abstain"]);
@@ -20,22 +20,6 @@ const PASSIVE = new Set(["pass", "keep", "sleep", "abstain"]);
 /** Whether this page is a living player's phone at one table during a game. */
 export function atTable(page) {
   return Boolean(page.lobby?.table) && page.seat !== null && page.seat >= 0 && !page.view?.finished;
-}
-
-/** The night step open now, as everyone was told it (its public `wake`), or null:
- * `{id, key}`, `key` naming it in this game ("2.3": night 2, its third step). */
-export function openStep(page) {
-  let step = null;
-  let count = 0;
-  for (const event of page.events) {
-    if (event.audience !== null) continue;
-    if (event.kind === "night") count = 0;
-    if (event.kind === "wake") {
-      count++;
-      step = { id: event.data.step, key: `${event.number}.${count}` };
-    } else if (event.phase !== "night" || event.kind === "dawn") step = null;
-  }
-  return page.view?.phase === "night" ? step : null;
 }
 
 /** Whether the uniform night screen replaces this phone's screen now. */
@@ -285,24 +269,6 @@ function legend(page, step) {
 /** The lines told to this seat alone since the phase began (its vision, the victim
  * shown to the Witch...): on its card, never in the news that every phone shows. */
 function privateLines(page) {
-  const at = align(page.events, page.lines);
-  if (!at) return null;
-  const mine = [];
-  for (let i = page.events.length - 1; i >= 0; i--) {
-    const event = page.events[i];
-    if (event.audience === null && (event.kind === "night" || event.kind === "day")) break;
-    if (event.audience !== null && at[i] !== null) mine.unshift(page.lines[at[i]]);
-  }
+  const mine = privateLinesOfPhase(page);
   return mine.length ? h("ul", { class: "lines private-lines" }, mine.map((line) => h("li", {}, line))) : null;
-}
-
-/** The news every phone at the table may show: the public lines only. */
-export function publicLines(page) {
-  const at = align(page.events, page.lines);
-  if (!at) return [];
-  const told = new Set();
-  page.events.forEach((event, i) => {
-    if (event.audience !== null && at[i] !== null) told.add(at[i]);
-  });
-  return page.lines.filter((_, i) => !told.has(i));
 }

@@ -191,6 +191,15 @@ export function timersEditor(page) {
       h("button", { type: "button", class: "secondary", id: "settings-default", onclick: () => sendSettings(page, { timers: "default" }) }, t("timers_default")),
     ),
     h("p", { class: "problem", role: "alert", id: "settings-problem" }),
+    roomSwitches(page),
+  );
+}
+
+/** The room's switches, each sent at once: a bot plays an absent person's seat,
+ * spectators are let in. */
+function roomSwitches(page) {
+  const lobby = page.lobby;
+  return [
     h(
       "div",
       { class: "field check" },
@@ -213,5 +222,5 @@ export function timersEditor(page) {
       }),
       h("label", { for: "settings-spectators" }, t("spectators")),
     ),
-  );
+  ];
 }

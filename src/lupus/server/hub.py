@@ -50,7 +50,8 @@ from lupus.server.protocol import (
     explain,
     frame_id,
 )
-from lupus.server.rooms import Room, Schedule, Work
+from lupus.server.room_parts import Schedule, Work
+from lupus.server.rooms import Room
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
 from lupus.server.store import Store

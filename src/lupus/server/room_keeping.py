@@ -22,6 +22,8 @@ class Keeping(RoomCore):
     """A room's state in the store (see the module docstring)."""
 
     def to_state(self) -> dict[str, object]:
+        """The room as the store keeps it (JSON): everything but its game's actions,
+        which the store keeps as they come, and its connections, which a restart ends."""
         return {
             "settings": self.settings.model_dump(),
             "seats": [None if seat is None else seat.to_state() for seat in self.seats],
@@ -37,6 +39,7 @@ class Keeping(RoomCore):
         }
 
     def save(self) -> None:
+        """Keep the room as it is now (and when it last changed: ``Hub.sweep``)."""
         self.updated = self.clock()
         self.store.save_room(self.code, self.to_state(), self.updated)
 

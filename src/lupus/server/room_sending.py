@@ -24,6 +24,7 @@ class Sending(RoomCore):
 
     # ------------------------------------------------------------------ after a change
     def changed_lobby(self) -> None:
+        """The lobby changed (a seat, the settings, a game's end): kept, then shown."""
         self.save()
         self.broadcast()
 
@@ -49,6 +50,8 @@ class Sending(RoomCore):
                 client.send_lobby(lobby)
 
     def waited(self) -> frozenset[int]:
+        """The seats the game waits for, as shown: none while the night's pacing holds
+        a step back (the step shown is over)."""
         game = self.game
         if game is None or self.pacer.held is not None:
             return frozenset()

@@ -414,8 +414,10 @@ class Seat:
             if counted:
                 self.stats.ack_ms.append((now - sent) * 1000)
             if error:
+                # (``stale`` or ``illegal``: the view moved on, and the next one, sent
+                # already or to come, says what to do: docs/protocol.md, "What a
+                # client must do")
                 self.awaiting_view = None
-                self.plan()  # look again (the view moved on: the next one says what to do)
         elif what == "again":
             # Back in the lobby: the next game starts. Refused (the end is not shown
             # yet, or the lobby is there already): try again in a while.

@@ -985,6 +985,7 @@ def main() -> None:
         "ack_ms_p99": round(percentile(totals["ack_ms"], 0.99), 1),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_share": round(server_cpu / wall, 3),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, counts["actions"]), 2),
         "server_cpu_share_p90_1s": round(percentile(samples, 0.9), 3),
         "clients_cpu_share": round(counts["cpu"] / wall, 3),
         "client_loop_lag_ms_p50": round(percentile(totals["lag_ms"], 0.50), 1),
@@ -1015,7 +1016,8 @@ def main() -> None:
     )
     print(
         f"server CPU: {server_cpu:.1f} s in {wall:.1f} s = {figures['server_cpu_share']:.0%} "
-        f"of a core (p90 of 1-s samples {figures['server_cpu_share_p90_1s']:.0%}); "
+        f"of a core (p90 of 1-s samples {figures['server_cpu_share_p90_1s']:.0%}), "
+        f"{figures['server_cpu_ms_per_action']} ms per action; "
         f"clients' CPU {figures['clients_cpu_share']:.0%} of a core; client loop lag "
         f"p50 {figures['client_loop_lag_ms_p50']} ms, p99 {figures['client_loop_lag_ms_p99']} ms"
     )

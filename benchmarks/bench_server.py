@@ -89,12 +89,13 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Ki
 
 DIAGNOSE = """
 # Put on the server's path by ``bench_server.py --diagnose``: times the server's garbage
-# collections, its event loop's long callbacks and its store's writes, and writes them
-# to $LUPUS_BENCH_DIAGNOSE at exit.
+# collections, its event loop's long callbacks (asyncio's loop only: uvloop runs its
+# callbacks in C), how late its loop runs a 50 ms sleep (any loop) and its store's
+# writes, and writes them to $LUPUS_BENCH_DIAGNOSE at exit.
 import asyncio, asyncio.events, atexit, gc, json, os, time
 
 _out = os.environ["LUPUS_BENCH_DIAGNOSE"]
-_seen = {"gc": [], "slow": [], "writes": []}
+_seen = {"gc": [], "slow": [], "writes": [], "lag": [], "loop": "?"}
 _gc_start = [0.0]
 
 
@@ -145,6 +146,32 @@ def _patch_store():
 
 
 _patch_store()
+
+
+async def _lag():
+    _seen["loop"] = type(asyncio.get_running_loop()).__module__
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(0.05)
+        _seen["lag"].append(time.perf_counter() - began - 0.05)
+
+
+def _patch_worker():
+    from lupus.server import work
+
+    run = work.Worker.run
+
+    async def probed(self):
+        task = asyncio.get_running_loop().create_task(_lag())
+        try:
+            await run(self)
+        finally:
+            task.cancel()
+
+    work.Worker.run = probed
+
+
+_patch_worker()
 
 
 @atexit.register
@@ -803,7 +830,17 @@ def diagnosed(seen: dict[str, Any], wall: float) -> str:
             f"{percentile(writes, 0.5):.2f} ms, p99 {percentile(writes, 0.99):.1f} ms, "
             f"max {max(writes):.1f} ms, {sum(w > 20 for w in writes)} over 20 ms"
         )
+    lag = [late * 1000 for late in seen.get("lag", [])]
+    if lag:
+        lines.append(
+            f"server loop lag (a 50 ms sleep, {seen.get('loop')}): p50 "
+            f"{percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms, "
+            f"max {max(lag):.1f} ms"
+        )
     slow = seen["slow"]
+    if seen.get("loop", "").startswith("uvloop"):
+        lines.append("event-loop callbacks over 20 ms: not seen on uvloop (its callbacks run in C)")
+        return "\n".join(lines)
     lines.append(
         f"event-loop callbacks over 20 ms: {len(slow)}, {sum(t for t, _ in slow):.2f} s in all"
     )

@@ -9,12 +9,21 @@ shows (the clients' own CPU time and event-loop lag).
 Every seat is a person, not a server-side bot, so every action crosses the wire: a
 client acts when its view says it is waited for, after a think time drawn uniformly
 from ``--think MIN MAX`` seconds, answering its view's ``state_id`` with a random
-choice (verbs that pass, sleep or abstain are avoided when there is another). The host
-(seat 0) starts the game, closes a step that nobody moved for ``--stall`` seconds (as a
-host would: a stalled pack, a step that waits for nobody), and after the end starts the
-next game ("again"), so the load holds for the whole run. Rooms open with ``pace=0``
-(no fair-timing hold between night steps) and no timers: the benchmark measures the
-server's work, not deliberate waiting.
+choice (verbs that pass, sleep or abstain are avoided when there is another; a pack
+member joins a packmate's target, as people at a table agree). The host (seat 0) starts
+the game, closes a step that nobody moved for ``--stall`` seconds (as a host would: a
+step that waits for nobody), and after the end goes back to the lobby ("again", once
+the end is shown) and starts the next game ("start"), so the load holds for the whole
+run. Rooms open with ``pace=0`` (no fair-timing hold between night steps) and timers
+``"off"`` (a room's default is its rulebook's timers, and a night step with a timer
+lasts exactly its timer): the benchmark measures the server's work, not deliberate
+waiting. A room the server refuses stops the benchmark (a room of other settings would
+measure another load).
+
+Every ``error`` frame the clients get is counted by the message it answers, its code
+and its reason, and reported: an action refused as ``stale`` or ``illegal`` (a view
+that moved on while the player thought) is expected now and then, anything else says
+the client and the server no longer agree.
 
 Measured, for each action sent during the measured window (after ``--warmup``):
 
@@ -80,12 +89,13 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Ki
 
 DIAGNOSE = """
 # Put on the server's path by ``bench_server.py --diagnose``: times the server's garbage
-# collections, its event loop's long callbacks and its store's writes, and writes them
-# to $LUPUS_BENCH_DIAGNOSE at exit.
+# collections, its event loop's long callbacks (asyncio's loop only: uvloop runs its
+# callbacks in C), how late its loop runs a 50 ms sleep (any loop) and its store's
+# writes, and writes them to $LUPUS_BENCH_DIAGNOSE at exit.
 import asyncio, asyncio.events, atexit, gc, json, os, time
 
 _out = os.environ["LUPUS_BENCH_DIAGNOSE"]
-_seen = {"gc": [], "slow": [], "writes": []}
+_seen = {"gc": [], "slow": [], "writes": [], "lag": [], "loop": "?"}
 _gc_start = [0.0]
 
 
@@ -136,6 +146,32 @@ def _patch_store():
 
 
 _patch_store()
+
+
+async def _lag():
+    _seen["loop"] = type(asyncio.get_running_loop()).__module__
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(0.05)
+        _seen["lag"].append(time.perf_counter() - began - 0.05)
+
+
+def _patch_worker():
+    from lupus.server import work
+
+    run = work.Worker.run
+
+    async def probed(self):
+        task = asyncio.get_running_loop().create_task(_lag())
+        try:
+            await run(self)
+        finally:
+            task.cancel()
+
+    work.Worker.run = probed
+
+
+_patch_worker()
 
 
 @atexit.register
@@ -262,16 +298,15 @@ def create_rooms(server: ServerProcess, args: argparse.Namespace) -> list[tuple[
         "rules": args.rules,
         "players": args.players,
         "host_name": NAMES[0],
-        "pace": 0,
+        "pace": 0.0,  # (a float: the setting is one, and 0 is an integer)
+        "timers": "off",
     }
     rooms = []
     with httpx.Client(base_url=server.http, timeout=30) as client:
         for _ in range(args.rooms):
             answer = client.post("/api/rooms", json=settings)
-            if answer.status_code == 400 and "pace" in answer.text:
-                settings.pop("pace")  # (a server without fair timing's setting)
-                answer = client.post("/api/rooms", json=settings)
-            answer.raise_for_status()
+            if not answer.is_success:
+                raise RuntimeError(f"the server refused the room: {answer.text}")
             made = answer.json()
             rooms.append((made["room"], made["host_token"]))
     return rooms
@@ -337,7 +372,7 @@ class Seat:
         self.sent: dict[int, tuple[str, float, bool]] = {}  # id -> (type, at, in window)
         self.awaiting_view: tuple[float, bool] | None = None
         self.thinking: asyncio.TimerHandle | None = None
-        self.again_planned = False
+        self.planned = False
 
     @property
     def host(self) -> bool:
@@ -381,21 +416,44 @@ class Seat:
         elif kind in ("ack", "error"):
             ref = frame.get("id")
             if ref in self.sent:
-                what, sent, counted = self.sent.pop(ref)
-                if what == "act" and counted:
-                    self.stats.ack_ms.append((now - sent) * 1000)
-                    if kind == "error":
-                        self.stats.refused[frame["code"]] += 1
-                if kind == "error" and what == "act":
-                    self.awaiting_view = None
-                    self.plan()  # look again
-                elif kind == "error" and what not in ("again", "close"):
-                    self.stats.failures[f"{what}:{frame['code']}"] += 1
+                self.answered(frame, *self.sent.pop(ref), now)
         elif kind == "welcome":
             self.room.welcomes += 1
             if self.room.welcomes == self.room.players:
                 self.room.seated.set()
         # (lobby, chat, pong: nothing to do)
+
+    def answered(
+        self, frame: dict[str, Any], what: str, sent: float, counted: bool, now: float
+    ) -> None:
+        """The ``ack`` or ``error`` of a message this client sent (``what``). Every
+        refusal is counted by message, code and reason (``Stats.refused`` for actions,
+        ``Stats.failures`` for the rest): the report shows them all."""
+        error = frame["type"] == "error"
+        if error:
+            why = f"{frame['code']}/{frame.get('reason')}"
+            if what == "act":
+                if counted:
+                    self.stats.refused[why] += 1
+            elif self.window.open():
+                self.stats.failures[f"{what}:{why}"] += 1
+        if what == "act":
+            if counted:
+                self.stats.ack_ms.append((now - sent) * 1000)
+            if error:
+                # (``stale`` or ``illegal``: the view moved on, and the next one, sent
+                # already or to come, says what to do: docs/protocol.md, "What a
+                # client must do")
+                self.awaiting_view = None
+        elif what == "again":
+            # Back in the lobby: the next game starts. Refused (the end is not shown
+            # yet, or the lobby is there already): try again in a while.
+            if error:
+                self.plan_again()
+            else:
+                self.plan_start()
+        elif what == "start" and error:
+            self.plan_start()
 
     def on_view(self, view: dict[str, Any]) -> None:
         room = self.room
@@ -426,9 +484,7 @@ class Seat:
         view = self.view
         if view is None or not view["waiting"] or not view["prompts"] or view["finished"]:
             return
-        prompts = [p for p in view["prompts"] if p["verb"] not in PASSIVE] or view["prompts"]
-        prompt = self.rng.choice(prompts)
-        choice = self.rng.choice(prompt["choices"])
+        prompt, choice = self.choose(view)
         message = {
             "type": "act",
             "verb": prompt["verb"],
@@ -442,18 +498,49 @@ class Seat:
         with contextlib.suppress(websockets.ConnectionClosed):
             await self.send(message)
 
+    def choose(self, view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A prompt and one of its choices, at random but as a person would: not one
+        that passes, sleeps or abstains when there is another, and a pack member joins
+        the target a packmate chose (``view.pack``), or the pack could disagree round
+        after round."""
+        prompts = [p for p in view["prompts"] if p["verb"] not in PASSIVE] or view["prompts"]
+        chosen = {
+            member["target"]
+            for member in view.get("pack") or ()
+            if member["seat"] != view["seat"] and member["target"] is not None
+        }
+        joined = [
+            (prompt, choice)
+            for prompt in prompts
+            for choice in prompt["choices"]
+            if len(choice["args"]) == 1 and choice["args"][0] in chosen
+        ]
+        if joined:
+            return self.rng.choice(joined)
+        prompt = self.rng.choice(prompts)
+        return prompt, self.rng.choice(prompt["choices"])
+
     def plan_again(self) -> None:
-        if self.again_planned or self.window.stopping:
+        """The host, after the end: back to the lobby in a while (``again``)."""
+        self.later({"type": "again"})
+
+    def plan_start(self) -> None:
+        """The host, in the lobby: the next game in a while (``start``)."""
+        self.later({"type": "start"})
+
+    def later(self, message: dict[str, Any]) -> None:
+        """Send the host's ``message`` after a pause of 1 to 3 s (one at a time)."""
+        if self.planned or self.window.stopping:
             return
-        self.again_planned = True
+        self.planned = True
 
-        async def again() -> None:
+        async def send() -> None:
             await asyncio.sleep(self.rng.uniform(1.0, 3.0))
-            self.again_planned = False
+            self.planned = False
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.send({"type": "again"})
+                await self.send(dict(message))
 
-        spawn(again())
+        spawn(send())
 
     async def watch(self) -> None:
         """The host: close a step nobody moved for ``--stall`` seconds."""
@@ -743,7 +830,17 @@ def diagnosed(seen: dict[str, Any], wall: float) -> str:
             f"{percentile(writes, 0.5):.2f} ms, p99 {percentile(writes, 0.99):.1f} ms, "
             f"max {max(writes):.1f} ms, {sum(w > 20 for w in writes)} over 20 ms"
         )
+    lag = [late * 1000 for late in seen.get("lag", [])]
+    if lag:
+        lines.append(
+            f"server loop lag (a 50 ms sleep, {seen.get('loop')}): p50 "
+            f"{percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms, "
+            f"max {max(lag):.1f} ms"
+        )
     slow = seen["slow"]
+    if seen.get("loop", "").startswith("uvloop"):
+        lines.append("event-loop callbacks over 20 ms: not seen on uvloop (its callbacks run in C)")
+        return "\n".join(lines)
     lines.append(
         f"event-loop callbacks over 20 ms: {len(slow)}, {sum(t for t, _ in slow):.2f} s in all"
     )
@@ -925,6 +1022,7 @@ def main() -> None:
         "ack_ms_p99": round(percentile(totals["ack_ms"], 0.99), 1),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_share": round(server_cpu / wall, 3),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, counts["actions"]), 2),
         "server_cpu_share_p90_1s": round(percentile(samples, 0.9), 3),
         "clients_cpu_share": round(counts["cpu"] / wall, 3),
         "client_loop_lag_ms_p50": round(percentile(totals["lag_ms"], 0.50), 1),
@@ -955,7 +1053,8 @@ def main() -> None:
     )
     print(
         f"server CPU: {server_cpu:.1f} s in {wall:.1f} s = {figures['server_cpu_share']:.0%} "
-        f"of a core (p90 of 1-s samples {figures['server_cpu_share_p90_1s']:.0%}); "
+        f"of a core (p90 of 1-s samples {figures['server_cpu_share_p90_1s']:.0%}), "
+        f"{figures['server_cpu_ms_per_action']} ms per action; "
         f"clients' CPU {figures['clients_cpu_share']:.0%} of a core; client loop lag "
         f"p50 {figures['client_loop_lag_ms_p50']} ms, p99 {figures['client_loop_lag_ms_p99']} ms"
     )

@@ -24,7 +24,7 @@ from lupus.bots.kinds import make_bot
 from lupus.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import BotsRoom
 
 log = logging.getLogger("lupus.server")
 
@@ -51,7 +51,7 @@ left at most (they are all cast well before it runs out)."""
 class BotSeats:
     """A room's bots and what they owe in the current step."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: BotsRoom) -> None:
         self.room = room
         self.rng = random.Random(secrets.randbits(64))
         self.game = 0  # which of the room's games the moves scheduled are for

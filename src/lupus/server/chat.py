@@ -28,13 +28,13 @@ from lupus.server.clients import Client
 from lupus.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import TalkingRoom
 
 HISTORY: Final = 200
 """Lines of chat resent to a client that (re)joins."""
 
 
-def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
+def channel(room: TalkingRoom, client: Client) -> tuple[str, list[int] | None]:
     """The channel ``client`` speaks on now and the seats that read it (None: every
     seat and spectator, as the channel says); ProtocolError ``muted`` if none."""
     game, seat = room.game, client.seat
@@ -52,7 +52,7 @@ def channel(room: Room, client: Client) -> tuple[str, list[int] | None]:
     raise ProtocolError("muted", "night_silent")
 
 
-def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
+def readable(room: TalkingRoom, client: Client, line: dict[str, object]) -> bool:
     seat, kind = client.seat, line["channel"]
     if seat == LEADER or kind in ("all", "day"):
         return True
@@ -64,7 +64,7 @@ def readable(room: Room, client: Client, line: dict[str, object]) -> bool:
     return room.game is not None and seat in room.pacer.shown_dead()  # "dead"
 
 
-def post(room: Room, client: Client, text: str) -> None:
+def post(room: TalkingRoom, client: Client, text: str) -> None:
     if room.settings.mode == "leader" and client.seat != LEADER:
         raise ProtocolError("muted", "table_talk")
     kind, seats = channel(room, client)
@@ -93,7 +93,7 @@ def shown(line: dict[str, object]) -> dict[str, object]:
     return {key: value for key, value in line.items() if key != "seats"}
 
 
-def history(room: Room, client: Client) -> None:
+def history(room: TalkingRoom, client: Client) -> None:
     lines = [shown(line) for line in room.chat_log if readable(room, client, line)]
     for line in lines[-HISTORY:]:
         client.send(line)

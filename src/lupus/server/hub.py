@@ -9,25 +9,20 @@ that order, and any refusal is an ``error`` to that client alone (with the messa
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from pydantic import ValidationError
-
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import bounded
 from lupus.server.chat import post
-from lupus.server.clients import MESSAGES, Client
+from lupus.server.clients import Client
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
 from lupus.server.protocol import (
-    CLIENT,
     HOST_ONLY,
-    MAX_FRAME,
     VERSION,
     Act,
     AddBot,
@@ -47,42 +42,15 @@ from lupus.server.protocol import (
     Start,
     Swap,
     Watch,
-    explain,
-    frame_id,
 )
-from lupus.server.rooms import Room, Schedule, Work
+from lupus.server.reading import WEIGHED, checked, parsed, quick, ref_of, refuse_flood, size_of
+from lupus.server.room_parts import Schedule, Work
+from lupus.server.rooms import Room
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
 from lupus.server.store import Store
 
 log = logging.getLogger("lupus.server")
-
-LONGEST_READ: Final = 16 * MAX_FRAME
-"""The longest frame read at all (for its id): uvicorn cuts off longer ones itself."""
-
-WEIGHED: Final = 2048
-"""A frame counts as one message and one more for each whole ``WEIGHED`` bytes of it
-(a frame of 64 KiB as 32): reading a frame costs the server about its length (a long
-one read for its id, 5 ms for 64 KiB of numbers), and the allowance is work."""
-
-QUOTES: Final = 50
-"""A frame nested too deep counts one message more for each ``QUOTES`` quotes in it:
-its id is read without the JSON reader (``protocol.frame_id``), a few microseconds
-for each of its strings (4 ms for 4 KiB of them)."""
-
-PEEKED: Final = 1024
-"""The longest frame refused for its rate whose id is read (by the JSON reader, which
-stops at a nesting too deep): a refusal is cheap, whatever the frame."""
-
-FLOOD: Final = 4 * MESSAGES[0]
-"""What the frames a connection sent over its rate may count (``WEIGHED``) with no
-well-formed message between them before it is closed: a client that does not wait
-after ``slow_down`` floods, and even a frame refused unread costs its reading (240
-pings, or eight frames of 64 KiB). Junk let through by the rate does not end a flood:
-a flooding connection that the refill lets a frame through now and then still closes."""
-
-NOT_JSON: Final = object()
-TOO_DEEP: Final = object()
 
 GUESSED: Final = ("unknown_room", "bad_token")
 """The refusals that are wrong guesses (``ServerLimits.guess_rate``)."""
@@ -184,79 +152,32 @@ class Hub:
 
     # ------------------------------------------------------------------ messages
     def handle(self, client: Client, raw: str | bytes) -> None:
-        """One message from a client (see the module docstring)."""
+        """One message from a client (see the module docstring). Every frame counts
+        against the rate limit, junk too, by its length (``reading.WEIGHED``); its id
+        (when it has one, even in a frame too long) is echoed in the answer, but a
+        long one's refused for its rate (unread)."""
         ref: int | None = None
         try:
-            # Every frame counts against the rate limit, junk too, by its length
-            # (``WEIGHED``); its id (when it has one, even in a frame too long) is
-            # echoed in the answer, but a long one's refused for its rate (unread).
-            size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+            size = size_of(raw)
             weight = 1 + size // WEIGHED
             allowed = client.messages.take(weight) and self.gate.message(client, weight)
             if not allowed:
-                self.refuse_flood(client, raw, size, weight)
+                refuse_flood(client, raw, size, weight)
                 return
-            if size <= MAX_FRAME:
-                # The usual case, a well-formed message: read and checked in one pass
-                # (pydantic's own JSON reader), half the time of json.loads and then
-                # the check. Anything else is read again below to say what is wrong.
-                try:
-                    message = CLIENT.validate_json(raw)
-                except ValidationError:
-                    pass
-                else:
-                    ref = message.id
-                    client.refused = 0  # (a message: the flood, if any, is over)
-                    self.dispatch(client, message)
-                    return
-            data: object = NOT_JSON
-            if size <= LONGEST_READ:
-                try:
-                    data = json.loads(raw)
-                except RecursionError:
-                    data = TOO_DEEP
-                except ValueError:
-                    pass
-            if isinstance(data, dict) and type(data.get("id")) is int:
-                ref = data["id"]
-            elif data is TOO_DEEP and size <= MAX_FRAME:
-                # (read again without building its values: its id, if it has one)
-                text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-                ref = frame_id(text)
-                self.gate.spend(client, text.count('"') // QUOTES)  # (its strings read)
-            if size > MAX_FRAME:
-                raise ProtocolError("too_long", "frame_too_long", bytes=MAX_FRAME)
-            if data is NOT_JSON:
-                raise ProtocolError("malformed", "not_json")
-            if data is TOO_DEEP:
-                raise ProtocolError("malformed", "too_deep")
-            try:
-                message = CLIENT.validate_python(data)
-            except ValidationError as exc:
-                raise ProtocolError("malformed", "malformed", detail=explain(exc)) from exc
-            self.dispatch(client, message)
+            message = quick(raw, size)
+            if message is not None:
+                ref = message.id
+                client.refused = 0  # (a message: the flood, if any, is over)
+                self.dispatch(client, message)
+                return
+            data = parsed(raw, size)
+            ref = ref_of(data, raw, size, client, self.gate)
+            self.dispatch(client, checked(data, size))
         except ProtocolError as exc:
             client.send_error(exc.code, exc.refusal, ref)
         except Exception:
             log.exception("message_failed")
             client.send_error("internal", "internal_failed", ref)
-
-    def refuse_flood(self, client: Client, raw: str | bytes, size: int, weight: int) -> None:
-        """A frame over its rate: refused, its id read only if it is short
-        (``PEEKED``); the connection is closed once those in a row count ``FLOOD``."""
-        ref: int | None = None
-        if size <= PEEKED:
-            try:
-                data = json.loads(raw)
-            except (ValueError, RecursionError):
-                data = None
-            if isinstance(data, dict) and type(data.get("id")) is int:
-                ref = data["id"]
-        client.send_error("slow_down", "too_many_messages", ref)
-        client.refused += weight
-        if client.refused > FLOOD:
-            log.info("connection_flooded")
-            client.close()
 
     def dispatch(self, client: Client, message: Any) -> None:
         if isinstance(message, Ping):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import LobbyRoom
 
 
-def lobby_of(room: Room) -> dict[str, object]:
+def lobby_of(room: LobbyRoom) -> dict[str, object]:
     """The lobby message (``docs/protocol.md``): everything in it is public."""
     connected = {client.seat for client in room.clients}
     return {

@@ -20,7 +20,7 @@ from lupus.server.protocol import ProtocolError
 from lupus.server.seats import new_token
 
 if TYPE_CHECKING:
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import NarratedRoom
 
 By = Literal["host", "seat", "screen"]
 
@@ -32,7 +32,7 @@ class Narration:
     ``seat`` (with ``"seat"``), and the digest of the screen's token (with ``"screen"``:
     only the digest is kept, as for every token)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: NarratedRoom) -> None:
         self.room = room
         self.by: str = "host"
         self.seat: int | None = None

@@ -38,7 +38,7 @@ from lupus.engine.views import View, view_before
 from lupus.families import family_of
 
 if TYPE_CHECKING:
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import PacedRoom
 
 OPENS: Final = "wake"
 """The public event that opens a night step (the narrator calls its card)."""
@@ -78,7 +78,7 @@ class Mark:
 class Pacer:
     """One room's clock (see the module docstring)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: PacedRoom) -> None:
         self.room = room
         self.release_handle: Any = None
         self.timer_step: object = None

@@ -36,7 +36,7 @@ from lupus.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from lupus.server.clients import Client
-    from lupus.server.rooms import Room
+    from lupus.server.room_parts import PresentRoom
     from lupus.server.seats import Seat
 
 log = logging.getLogger("lupus.server")
@@ -52,7 +52,7 @@ STAND_IN: Final = "heuristic"
 class Presence:
     """One room's presence (see the module docstring)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: PresentRoom) -> None:
         self.room = room
         self.host_gone: float | None = None  # when the holder's last connection ended
         self.host_check: Any = None

@@ -301,57 +301,84 @@ def frame_id(text: str) -> int | None:
     The text is read as strings and the runs between them (one regular expression
     match each); a run's brackets are counted, not walked, unless it may close the
     object."""
-    depth = 0
-    expect_key = False
-    key: str | None = None  # the top-level key whose value comes next
-    found: int | None = None
+    reader = _IdReader()
     for match in _TOKEN.finditer(text):
         token = match.group()
-        if token[0] == '"':
-            if depth != 1:
-                if depth == 0:
-                    return None  # (a string, not an object)
-                continue
-            if expect_key:
-                try:
-                    key = json.loads(token)
-                except ValueError:
-                    return found
-                expect_key = False
-            elif key == "id":
-                found, key = None, None  # a string is no id
-            continue
-        if depth == 1 and key == "id":
+        ended = reader.string(token) if token[0] == '"' else reader.run(token)
+        if ended:
+            break
+    return reader.found
+
+
+class _IdReader:
+    """Where ``frame_id`` is in the text: the depth of brackets, whether a top-level
+    key comes next, the top-level key whose value comes next, and the id found so far.
+    Each token read says whether the reading is over (``found`` is then the answer)."""
+
+    __slots__ = ("depth", "expect_key", "found", "key")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.expect_key = False
+        self.key: str | None = None
+        self.found: int | None = None
+
+    def string(self, token: str) -> bool:
+        """A JSON string: a top-level key, or a value (a string is no id)."""
+        if self.depth != 1:
+            if self.depth == 0:
+                self.found = None  # (a string, not an object)
+                return True
+            return False
+        if self.expect_key:
+            try:
+                self.key = json.loads(token)
+            except ValueError:
+                return True
+            self.expect_key = False
+        elif self.key == "id":
+            self.found, self.key = None, None  # a string is no id
+        return False
+
+    def run(self, token: str) -> bool:
+        """What lies between two strings: a top-level id's value, if one comes next,
+        and brackets (walked only where the object begins or may end)."""
+        if self.depth == 1 and self.key == "id":
             value = _ID_VALUE.match(token)
-            found = int(value.group(1)) if value is not None else None
-            key = None
+            self.found = int(value.group(1)) if value is not None else None
+            self.key = None
         opens = token.count("[") + token.count("{")
         closes = token.count("]") + token.count("}")
-        if depth == 0 or closes >= depth:
-            # The object begins or may end in this run: walked.
-            for char in token:
-                if char in "[{":
-                    if depth == 0 and char != "{":
-                        return None
-                    depth += 1
-                    if depth == 1:
-                        expect_key = True
-                elif char in "]}":
-                    depth -= 1
-                    if depth <= 0:
-                        return found
-                elif depth == 0 and not char.isspace():
-                    return None
-                elif depth == 1 and char in ":,":
-                    expect_key = char == ","
-            continue
-        depth += opens - closes
-        if depth == 1:
+        if self.depth == 0 or closes >= self.depth:
+            return self.walk(token)
+        self.depth += opens - closes
+        if self.depth == 1:
             last = max(token.rfind(bracket) for bracket in "[]{}")
             tail = token[last + 1 :]
             separator = max(tail.rfind(","), tail.rfind(":"))
             if separator >= 0:
-                expect_key = tail[separator] == ","
+                self.expect_key = tail[separator] == ","
             elif last >= 0:
-                expect_key = token[last] == "{"
-    return found
+                self.expect_key = token[last] == "{"
+        return False
+
+    def walk(self, token: str) -> bool:
+        """A run in which the object begins or may end, a character at a time."""
+        for char in token:
+            if char in "[{":
+                if self.depth == 0 and char != "{":
+                    self.found = None
+                    return True
+                self.depth += 1
+                if self.depth == 1:
+                    self.expect_key = True
+            elif char in "]}":
+                self.depth -= 1
+                if self.depth <= 0:
+                    return True
+            elif self.depth == 0 and not char.isspace():
+                self.found = None
+                return True
+            elif self.depth == 1 and char in ":,":
+                self.expect_key = char == ","
+        return False

@@ -82,6 +82,9 @@ class Game:
         self.n = len(self.names)
         chosen = resolved(rulebook, options or {})
         self.options: dict[str, OptionValue] = dict(chosen.values)
+        # ``options_key`` of those options, as the resolved options keep it (a family
+        # keys what it derives from them with it, without working it out per game).
+        self.options_key: tuple[object, ...] | None = chosen.key
         self.seed = seed
         # The game's own draws (ties, the Little Girl's luck) are seeded at the first
         # draw: seeding the generator costs as much as a tenth of a simulated game, and

@@ -307,14 +307,16 @@ def frozen_data(data: Mapping[str, object]) -> Mapping[str, object]:
 
 def freeze_values(data: dict[str, object]) -> None:
     """Make every value of ``data`` read-only, in place (``frozen``): the ledger's way
-    with the data an event is recorded with, which it owns."""
-    for value in data.values():  # (most hold scalars only: read, not rebuilt)
-        if not scalar(value):
-            break
-    else:
-        return
-    for key in data:  # (values replaced, keys untouched: the iteration stands)
-        data[key] = frozen(data[key])
+    with the data an event is recorded with, which it owns. One pass: a scalar value
+    (most of them) is read and left as it is; only a container is replaced (a value
+    replaced under its own key leaves the dict's size, and so the iteration, as it was).
+    """
+    for key in data:
+        value = data[key]
+        kind = type(value)
+        if kind is int or kind is str or value is None or kind is bool or kind is float:
+            continue
+        data[key] = frozen(value)
 
 
 def frozen(value: object) -> object:
@@ -324,12 +326,14 @@ def frozen(value: object) -> object:
         return value
     if isinstance(value, list):
         for item in value:
-            if not scalar(item):
+            kind = type(item)
+            if not (kind is int or kind is str or item is None or kind is bool or kind is float):
                 return tuple([frozen(item) for item in value])
         return tuple(value)  # (seats, names: one copy)
     if isinstance(value, dict):
         for item in value.values():
-            if not scalar(item):
+            kind = type(item)
+            if not (kind is int or kind is str or item is None or kind is bool or kind is float):
                 return READ_ONLY({key: frozen(item) for key, item in value.items()})
         return READ_ONLY(dict(value))  # (counts, roles by seat: one copy)
     if isinstance(value, tuple):

@@ -24,6 +24,9 @@ class Resolved:
     def __init__(self, values: dict[str, OptionValue]) -> None:
         self.values: Final = values  # never changed: games take a copy
         self.shared: Final[Mapping[str, OptionValue]] = MappingProxyType(values)
+        # ``options_key`` of the values, worked out once: a family that keeps what it
+        # derives from a game's options (the village's cards) keys it with this.
+        self.key: Final = options_key(values)
 
 
 def resolve_options(rulebook: Rulebook, given: Mapping[str, object]) -> dict[str, OptionValue]:

@@ -11,6 +11,7 @@ from typing import Final, final
 
 from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
+from lupus.bots.random_bot import RandomBot
 from lupus.engine.deal import seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.game import Game
@@ -109,7 +110,12 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         stalled = budget > STALL_AFTER and step is not None and step.stalled(game)
         if seat is not None and budget <= patience and not stalled:
             # (``seen``: the seat comes from the game itself, nothing to check)
-            game.apply(bots[seat].act(game.seen(seat), rng))
+            player = bots[seat]
+            view = game.seen(seat)
+            if isinstance(player, RandomBot):  # (compiled: a direct call, no method lookup)
+                game.apply(player.act(view, rng))
+            else:
+                game.apply(player.act(view, rng))
         else:
             game.apply(TIMER)
         actions += 1

@@ -16,7 +16,6 @@ from lupus.engine.game import Game
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Death, Outcome
 from lupus.engine.names import player_names
-from lupus.engine.options import options_key
 from lupus.engine.step import Step
 from lupus.rulebooks.facts import WinRule, memos, remember
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -30,21 +29,22 @@ def deal_key(
     players: int,
     roles: Sequence[str],
     extra_cards: Sequence[str],
-    options: dict[str, OptionValue],
+    chosen: tuple[object, ...] | None,
     registry: Registry,
 ) -> tuple[object, ...] | None:
     """Everything a deal's checks and its ``Cards`` depend on, exactly: the number of
     players (a deck of 8 cards is refused for 7), the cards as multisets, every option
-    with its type and a float's sign (``options_key``), and the registry of role plugins
-    (its identity: a role registered later makes another one). None for cards that are
-    not all plain strings (they are checked every time, and refused)."""
+    with its type and a float's sign (``chosen``: the game's options as
+    ``options_key`` gives them, worked out once with them, ``Game.options_key``), and the
+    registry of role plugins (its identity: a role registered later makes another one).
+    None for cards that are not all plain strings (they are checked every time, and
+    refused)."""
     for card in roles:
         if type(card) is not str:
             return None
     for card in extra_cards:
         if type(card) is not str:
             return None
-    chosen = options_key(options)
     if chosen is None:
         return None
     return (players, tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, registry)
@@ -70,7 +70,7 @@ class VillageGame(Game):
         super().__init__(rulebook, names, options, seed, registry.scalar_kinds)
         # The cards' checks and what they decide depend on the number of players, the
         # cards, the options and the role plugins alone (``deal_key``).
-        key = deal_key(len(self.names), roles, extra_cards, self.options, registry)
+        key = deal_key(len(self.names), roles, extra_cards, self.options_key, registry)
         known = None if key is None else memo.deals_seen.get(key)
         new_cards = known is None
         if not isinstance(known, Cards):

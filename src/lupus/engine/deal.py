@@ -99,11 +99,12 @@ def checked_counts(book: Rulebook, counts: object) -> dict[str, int]:
             f"a composition names at most {MAX_COMPOSITION_ENTRIES} roles, not {len(counts)}"
         )
     checked: dict[str, int] = {}
+    roles = book.roles  # (read once: a rulebook's fields are read through pydantic)
     for role, count in counts.items():
         if type(role) is not str:
             raise SetupError(f"a composition's roles are role ids, not {kind_of(role)}")
         assert isinstance(role, str)
-        if role not in book.roles:
+        if role not in roles:
             raise SetupError(
                 f"unknown role {quoted(role)} in {book.id} (roles: {', '.join(book.roles)})"
             )

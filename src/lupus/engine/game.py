@@ -112,7 +112,8 @@ class Game:
 
     # ------------------------------------------------------------------ families
     def next_phase(self) -> list[Step[Any]]:
-        """The steps of the next phase, once the agenda runs dry."""
+        """The steps of the next phase, once the agenda runs dry: a fresh list of fresh
+        steps, which the game takes as its agenda (a step keeps its own state)."""
         raise NotImplementedError
 
     def after_resolve(self) -> None:
@@ -199,7 +200,9 @@ class Game:
                         f"{self.rulebook.id}: {IDLE_PHASES} phases in a row wait on nobody "
                         "and end nothing (its night and day must ask someone something)"
                     )
-                self.agenda = self.next_phase()[::-1]
+                laid_out = self.next_phase()
+                laid_out.reverse()  # (the next step last; in place, not a sliced copy)
+                self.agenda = laid_out
                 continue
             nxt = self.agenda.pop()
             if nxt.begin(self):

@@ -337,7 +337,13 @@ def frozen(value: object) -> object:
                 return READ_ONLY({key: frozen(item) for key, item in value.items()})
         return READ_ONLY(dict(value))  # (counts, roles by seat: one copy)
     if isinstance(value, tuple):
-        return tuple([frozen(item) for item in value])
+        for item in value:
+            kind = type(item)
+            if not (kind is int or kind is str or item is None or kind is bool or kind is float):
+                return tuple([frozen(item) for item in value])
+        if type(value) is tuple:
+            return value  # (immutable already, items and all)
+        return tuple(value)  # (a subclass of tuple may hold more than its items)
     if isinstance(value, frozenset):
         return value
     if isinstance(value, set):

@@ -108,12 +108,14 @@ class VillageGame(Game):
 
     def deal_out(self, known: Cards) -> None:
         """Tell the table the game starts, and each seat its card; then the first night."""
+        # (as they are: the ledger keeps read-only copies of a dict's or a list's
+        # values, and a tuple of names, immutable already, as it is)
         self.emit(
             "game_starts",
             None,
-            players=list(self.names),
-            composition=dict(known.composition),
-            options=dict(self.options),
+            players=self.names,
+            composition=known.composition,
+            options=self.options,
         )
         for seat, role in enumerate(self.roles):
             self.emit("role_dealt", alone(seat), player=seat, role=role)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -37,7 +37,7 @@ class VillageStep(Step[VillageGame]):
         game.emit("wake", None, step=self.id)
 
 
-_TRAITS: dict[type[Ballot], tuple[str, str | None, bool]] = {}
+_TRAITS: Final[dict[type[Ballot], tuple[str, str | None, bool]]] = {}
 
 
 def traits(kind: type[Ballot]) -> tuple[str, str | None, bool]:

@@ -82,9 +82,7 @@ class Game:
         self.n = len(self.names)
         chosen = resolved(rulebook, options or {})
         self.options: dict[str, OptionValue] = dict(chosen.values)
-        # ``options_key`` of those options, as the resolved options keep it (a family
-        # keys what it derives from them with it, without working it out per game).
-        self.options_key: tuple[object, ...] | None = chosen.key
+        self.options_key: tuple[object, ...] | None = chosen.key  # (worked out once)
         self.seed = seed
         # The game's own draws (ties, the Little Girl's luck) are seeded at the first
         # draw: seeding the generator costs as much as a tenth of a simulated game, and
@@ -112,8 +110,7 @@ class Game:
 
     # ------------------------------------------------------------------ families
     def next_phase(self) -> list[Step[Any]]:
-        """The steps of the next phase, once the agenda runs dry: a fresh list of fresh
-        steps, which the game takes as its agenda (a step keeps its own state)."""
+        """The steps of the next phase, once the agenda runs dry (a fresh list: it is kept)."""
         raise NotImplementedError
 
     def after_resolve(self) -> None:
@@ -200,9 +197,8 @@ class Game:
                         f"{self.rulebook.id}: {IDLE_PHASES} phases in a row wait on nobody "
                         "and end nothing (its night and day must ask someone something)"
                     )
-                laid_out = self.next_phase()
-                laid_out.reverse()  # (the next step last; in place, not a sliced copy)
-                self.agenda = laid_out
+                self.agenda = laid_out = self.next_phase()
+                laid_out.reverse()  # (the next step last: in place, not a sliced copy)
                 continue
             nxt = self.agenda.pop()
             if nxt.begin(self):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Final, Protocol, final
 
 from lupus.engine.deal import Deal
 from lupus.engine.game import Game
@@ -52,6 +53,19 @@ class Family:
     ) -> Deal:
         """A random deal of ``counts`` to ``players`` seats that the rules accept."""
         raise NotImplementedError
+
+    def dealer(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        options: Mapping[str, OptionValue],
+    ) -> Dealing:
+        """``deal`` of one table and composition, dealt as often as asked (a simulation
+        deals it thousands of times): each ``deal(rng)`` draws exactly what ``deal``
+        draws. By default ``deal`` is asked every time; a family whose checks do not
+        depend on the shuffle makes them once (the village's ``Dealer``)."""
+        return Redeal(self, book, players, dict(counts), dict(options))
 
     plays_preparation: bool = True
     """Whether the family plays a rulebook's ``night.preparation`` (Lupusburg has none)."""
@@ -135,3 +149,32 @@ class Family:
     def fair_label(self) -> str:
         """``fair_share`` as a person reads it ("0.5", "1/players")."""
         raise NotImplementedError
+
+
+class Dealing(Protocol):
+    """One table's deal, dealt as often as asked (``Family.dealer``)."""
+
+    def deal(self, rng: random.Random) -> Deal: ...
+
+
+@final
+class Redeal:
+    """``Family.deal`` of one table, asked again at every deal (``Family.dealer``'s
+    default; the composition and the options copied once, when it is made)."""
+
+    def __init__(
+        self,
+        family: Family,
+        book: Rulebook,
+        players: int,
+        counts: dict[str, int],
+        options: dict[str, OptionValue],
+    ) -> None:
+        self.family: Final = family
+        self.book: Final = book
+        self.players: Final = players
+        self.counts: Final = counts
+        self.options: Final = options
+
+    def deal(self, rng: random.Random) -> Deal:
+        return self.family.deal(self.book, self.players, self.counts, rng, self.options)

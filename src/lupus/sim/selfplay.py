@@ -14,6 +14,7 @@ from lupus.bots.kinds import make_bot
 from lupus.bots.random_bot import RandomBot
 from lupus.engine.deal import seat_names
 from lupus.engine.draw import seeded
+from lupus.engine.family import Dealing
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
 from lupus.families import family_of, rulebook
@@ -65,6 +66,17 @@ class Table:
         self.options: Final = dict(config.options)
         self.bot_kinds: Final = dict(config.bots)
         self.fallback: Final = self.bot_kinds.get("*", "random")
+        self._dealer: Dealing | None = None
+
+    def dealer(self) -> Dealing:
+        """The family's dealer of this table (``Family.dealer``), made at the first deal
+        (a composition the rules refuse is refused where it always was)."""
+        dealer = self._dealer
+        if dealer is None:
+            dealer = self._dealer = self.family.dealer(
+                self.book, self.players, self.counts, self.options
+            )
+        return dealer
 
 
 def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tuple[Game, int]:
@@ -76,10 +88,10 @@ def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     """Game ``index`` of the run before any action, and the generator its bots then
     draw from: a seeded deal, then ``new_game`` (replaying a run's game starts here)."""
     rng = seeded(game_seed(table.seed, index))
-    book = table.book
-    family = table.family
-    dealt = family.deal(book, table.players, table.counts, rng, table.options)
-    game = family.new_game(book, table.names, dealt, dict(table.options), rng.getrandbits(63))
+    dealt = table.dealer().deal(rng)
+    game = table.family.new_game(
+        table.book, table.names, dealt, dict(table.options), rng.getrandbits(63)
+    )
     return game, rng
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Final, final
 
 from lupus.engine.counting import count_cards
 from lupus.engine.deal import Deal, deal_request
@@ -46,30 +47,61 @@ def deal(
     could make a game of is refused at once (``composition_problem``: five Tit Albert
     with the Voler, although some deals would put only four in play).
     """
-    # Counted before anything is built: a composition of 10**10 cards costs nothing.
-    players, counts = deal_request(book, players, counts)
-    set_aside = aside.count(counts)
-    thief = set_aside > 0
-    total = sum(counts.values())
-    if total != players + set_aside:
-        raise SetupError(f"{total} cards for {players} players{beside(players, set_aside)}")
-    deck = [role for role, count in sorted(counts.items()) for _ in range(count)]
-    if thief:  # the composition as a whole first (its five Tit Albert, a quick game's Thief)
-        problem = composition_problem(book, count_cards(deck), options)
-    else:  # every shuffle puts the same cards in play: one check answers for all of them
-        problem = judged(book, deck, (), options, aside)
-    if problem is not None:
-        raise SetupError(problem)
-    if not thief:
-        shuffle(rng, deck)
-        return Deal(roles=tuple(deck), extra_cards=())
-    for _ in range(TRIES):
-        shuffle(rng, deck)
-        roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
-        problem = judged(book, roles, extra_cards, options, aside)
-        if problem is None:
-            return Deal(roles=roles, extra_cards=extra_cards)
-    raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
+    return Dealer(book, players, counts, options, aside).deal(rng)
+
+
+@final
+class Dealer:
+    """``deal`` of one table and composition, checked once and dealt as often as asked
+    (a simulation deals one composition to one table thousands of times): what ``deal``
+    checks before it shuffles depends on neither the shuffle nor the generator. Each
+    ``deal(rng)`` draws exactly what ``deal`` draws; the composition and the options
+    are read once, here, and kept as copies."""
+
+    def __init__(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        options: Mapping[str, OptionValue],
+        aside: Aside,
+    ) -> None:
+        # Counted before anything is built: a composition of 10**10 cards costs nothing.
+        seats, checked = deal_request(book, players, counts)
+        set_aside = aside.count(checked)
+        total = sum(checked.values())
+        if total != seats + set_aside:
+            raise SetupError(f"{total} cards for {seats} players{beside(seats, set_aside)}")
+        deck = [role for role, count in sorted(checked.items()) for _ in range(count)]
+        kept = dict(options)
+        if set_aside:  # the composition as a whole first (five Tit Albert, a quick Thief)
+            problem = composition_problem(book, count_cards(deck), kept)
+        else:  # every shuffle puts the same cards in play: one check answers for all
+            problem = judged(book, deck, (), kept, aside)
+        if problem is not None:
+            raise SetupError(problem)
+        self.book: Final = book
+        self.players: Final = seats
+        self.thief: Final = set_aside > 0
+        self.deck: Final = tuple(deck)  # in sorted order: each deal shuffles a copy
+        self.options: Final[Mapping[str, OptionValue]] = kept
+        self.aside: Final = aside
+
+    def deal(self, rng: random.Random) -> Deal:
+        """One shuffle the rules accept (see ``deal``)."""
+        deck = list(self.deck)
+        if not self.thief:
+            shuffle(rng, deck)
+            return Deal(roles=tuple(deck), extra_cards=())
+        players = self.players
+        problem: str | None = None
+        for _ in range(TRIES):
+            shuffle(rng, deck)
+            roles, extra_cards = tuple(deck[:players]), tuple(deck[players:])
+            problem = judged(self.book, roles, extra_cards, self.options, self.aside)
+            if problem is None:
+                return Deal(roles=roles, extra_cards=extra_cards)
+        raise SetupError(f"this composition gives no game in {TRIES} deals: {problem}")
 
 
 def beside(players: int, aside: int) -> str:

@@ -20,12 +20,12 @@ from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
 from lupus.engine.events import scalar_kinds
 from lupus.engine.events import table as event_table
-from lupus.engine.family import Family
+from lupus.engine.family import Dealing, Family
 from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.village.checks import below_minimum, check_minimum
-from lupus.village.deal import beside, deal
+from lupus.village.deal import Dealer, beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
@@ -179,6 +179,15 @@ class VillageFamily(Family):
         options: Mapping[str, OptionValue],
     ) -> Deal:
         return deal(book, players, counts, rng, options, self.registry().aside)
+
+    def dealer(
+        self,
+        book: Rulebook,
+        players: int,
+        counts: Mapping[str, int],
+        options: Mapping[str, OptionValue],
+    ) -> Dealing:
+        return Dealer(book, players, counts, options, self.registry().aside)
 
     def messages(self, lang: str = "en") -> dict[str, str]:
         found = {key: text for role in self.roles() for key, text in role.messages.items()}

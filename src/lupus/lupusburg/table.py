@@ -17,6 +17,8 @@ or not, with its character and its chest once public:
   once the second voting's ballots are revealed: ``votes`` counts each suspect
   character's ballots (its ``house`` and its owner's ``seat``), then the lynch. No
   failed attempt is ever announced.
+- The public step under way is a night step, from its ``wake`` to the next public
+  event; ``game_over`` is the table's ``end``, with the scores.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from typing import Final
 
 from lupus.engine.model import Event
-from lupus.engine.table import TableHouse, TableReader, TableVote
+from lupus.engine.table import OPENS, TableHouse, TableReader, TableVote
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF
 
 BURGOMASTER: Final = "burgomaster"
@@ -64,10 +66,18 @@ class LupusburgTable(TableReader):
             self.titles[BURGOMASTER] = event.seat("burgomaster")
         elif kind == "burgomaster":
             self.titles[BURGOMASTER] = event.seat("player")
-        elif kind == "dawn" or kind == "no_death":
+        elif kind == "dawn":
             self.decided(event)
+        elif kind == "no_death":
+            self.nobody_died(event)
         elif kind == "game_over":
             self.shown(event)
+            self.ended(event)
+
+    def step_mark(self, kind: str) -> str | None:
+        """A night step's ``wake`` opens the public step under way (the day's bets,
+        tokens and ballots are Lupusburg's own board, not a step of the table)."""
+        return OPENS if kind == "wake" else None
 
     def shown(self, event: Event) -> None:
         """The game's end: every character and chest is turned face up."""

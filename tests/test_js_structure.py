@@ -72,7 +72,6 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
             "coin_picked",
             "coins_drawn",
             "day",
-            "game_over",
             "game_starts",
             "night",
             "no_bet",

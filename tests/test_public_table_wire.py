@@ -44,7 +44,7 @@ STEP_KEYS = {
     "round",
     "entries",
 }
-END_KEYS = {"winner", "winners", "reason", "scores", "parts", "tie_break"}
+END_KEYS = {"winner", "winners", "reason", "scores", "parts", "tie_break", "bets"}
 
 
 @pytest.fixture(scope="module")

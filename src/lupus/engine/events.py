@@ -152,7 +152,7 @@ the phase (``counted_vote``), another vote (``other_vote``: an election) or the
 nominations; an entry (``script="echoes"``) ``withdraws`` the player's earlier one; it
 ``decides`` its phase with nobody dead (the Captain's decision), or tells that nobody
 died (``nobody``); it gives its ``player`` a ``title``, which his death ends. A public
-``script="opens"`` event opens the table's step, which any public non-entry ends."""
+``script="opens"`` event opens the table's step, which a public non-entry ends."""
 
 
 @final

@@ -129,7 +129,7 @@ class TableReader:
             self.opened(event)
         elif mark in (ENTERS, WITHDRAWS):
             self.entered(event, mark == WITHDRAWS)
-        elif self.opening is not None:
+        elif self.opening is not None and self.ends_step(self.opening, event):
             self.opening = self.step = None
         self.read_kind(event)
         for seat, role in role_facts(event):
@@ -143,6 +143,19 @@ class TableReader:
     def step_mark(self, kind: str) -> str | None:
         """Whether a kind ``OPENS`` a public step, ``ENTERS`` an entry in it (a ballot,
         a nomination) or ``WITHDRAWS`` one; None: it ends the step under way."""
+        return None
+
+    def ends_step(self, opening: TableStep, event: Event) -> bool:
+        """Whether a public event that is no entry ends the step under way: any does,
+        but within a night step (a ``wake``'s) what is said of it (``told="say"``: the
+        pack's starvation, the Little Girl caught) belongs to it, until the narrator's
+        next step (``told="step"``: the dawn) or another phase."""
+        if opening.step is None or (event.phase, event.number) != (opening.phase, opening.number):
+            return True
+        return self.told(event.kind) != "say"
+
+    def told(self, kind: str) -> str | None:
+        """How the family's narrator says a kind (``EventSpec.told``)."""
         return None
 
     def vote_of(self, kind: str) -> str | None:
@@ -219,6 +232,7 @@ class TableReader:
             None if scores is None else tuple(sorted(scores.items())),
             data.get("parts"),
             data.get("tie_break"),
+            data.get("bets"),
         )
 
     def decided(self, event: Event) -> None:

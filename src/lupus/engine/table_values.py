@@ -212,7 +212,8 @@ class TableStep(Value):
     """The public step under way: the one the latest public event that opens a step
     (``EventSpec.script == "opens"``: a night step's ``wake``, a vote, the nominations,
     a tie for the Captain, the Hunter's aim) opened, until a public event other than an
-    entry in it comes.
+    entry in it comes (a night step lasts through what is said of it, until the dawn:
+    ``TableReader.ends_step``).
 
     ``kind``, ``phase`` and ``number`` are its opening event's; ``place`` counts the
     steps opened in that phase (1 for the first: a night's steps are ``number.place``);
@@ -298,10 +299,11 @@ class TableStep(Value):
 @final
 class TableEnd(Value):
     """The game's end as ``game_over`` told it: the side that won (``winner``), the
-    seats that won, why it ended; in Lupusburg each seat's ``scores``, their ``parts``
-    and the ``tie_break`` where it told them (else None)."""
+    seats that won, why it ended; in Lupusburg each seat's ``scores``, their ``parts``,
+    the ``tie_break`` and every seat's ``bets`` (its target and coin) where it told
+    them (else None)."""
 
-    __slots__ = ("parts", "reason", "scores", "tie_break", "winner", "winners")
+    __slots__ = ("bets", "parts", "reason", "scores", "tie_break", "winner", "winners")
     FIELDS: ClassVar[tuple[str, ...]] = (
         "winner",
         "winners",
@@ -309,6 +311,7 @@ class TableEnd(Value):
         "scores",
         "parts",
         "tie_break",
+        "bets",
     )
 
     def __init__(
@@ -319,6 +322,7 @@ class TableEnd(Value):
         scores: tuple[tuple[int, int], ...] | None,
         parts: object,
         tie_break: object,
+        bets: object = None,
     ) -> None:
         self.winner: Final = winner
         self.winners: Final = winners
@@ -326,6 +330,7 @@ class TableEnd(Value):
         self.scores: Final = scores
         self.parts: Final = parts  # (the event's read-only data, as it was told)
         self.tie_break: Final = tie_break
+        self.bets: Final = bets
 
     def to_json(self) -> dict[str, object]:
         scores = self.scores
@@ -336,6 +341,7 @@ class TableEnd(Value):
             "scores": None if scores is None else {str(seat): n for seat, n in scores},
             "parts": plain(self.parts),
             "tie_break": plain(self.tie_break),
+            "bets": plain(self.bets),
         }
 
 

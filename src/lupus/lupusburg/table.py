@@ -17,19 +17,24 @@ or not, with its character and its chest once public:
   once the second voting's ballots are revealed: ``votes`` counts each suspect
   character's ballots (its ``house`` and its owner's ``seat``), then the lynch. No
   failed attempt is ever announced.
-- The public step under way is a night step, from its ``wake`` to the next public
-  event; ``game_over`` is the table's ``end``, with the scores.
+- The public step under way is a night step, from its ``wake`` to the next one or
+  the dawn; ``game_over`` is the table's ``end``, with the scores.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from lupus.engine.events import told_kinds
 from lupus.engine.model import Event
 from lupus.engine.table import OPENS, TableHouse, TableReader, TableVote
+from lupus.lupusburg.events import EVENTS
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF
 
 BURGOMASTER: Final = "burgomaster"
+
+TOLD: Final = told_kinds(EVENTS)
+"""How the narrator says each kind (``EventSpec.told``)."""
 
 NAMED: Final = frozenset({"game_starts", "night", "day"})
 """The events that name the Burgomaster in office."""
@@ -73,6 +78,9 @@ class LupusburgTable(TableReader):
         elif kind == "game_over":
             self.shown(event)
             self.ended(event)
+
+    def told(self, kind: str) -> str | None:
+        return TOLD.get(kind)
 
     def step_mark(self, kind: str) -> str | None:
         """A night step's ``wake`` opens the public step under way (the day's bets,

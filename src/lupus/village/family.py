@@ -208,7 +208,7 @@ class VillageFamily(Family):
 
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
         registry = self.registry()
-        return VillageTable(names, registry.table_marks, registry.script_marks)
+        return VillageTable(names, registry.table_marks, registry.script_marks, registry.told)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -22,7 +22,8 @@ its public events make the table (``lupus.engine.table``; docs/protocol.md,
   (``wake``, ``vote_opens``, ``election``, ``nominations_open``, ``banishment_opens``,
   the Captain's ``tie``, ``hunter_aims``); its entries are the public ``echoes``
   (``ballot``, ``nomination``; a ``withdrawal`` takes one back); any other public
-  event ends it. ``game_over`` is the table's ``end``.
+  event ends it, but a night step lasts through what is said of it (``starvation``,
+  ``caught``) until the dawn. ``game_over`` is the table's ``end``.
 
 Which kinds open the counted vote, decide a phase or give a title is declared with
 each kind (``EventSpec.table``, ``EventSpec.script``), so that a role's events bring
@@ -45,18 +46,27 @@ class VillageTable(TableReader):
     """The village's reader (see the module). ``marks``: what each kind does to the
     table (``EventSpec.table``, declared with the kind by the family or its roles);
     ``scripts``: its place in the leader's script (``EventSpec.script``), which says
-    which kinds open a public step (``opens``) and which are entries in it (``echoes``)."""
+    which kinds open a public step (``opens``) and which are entries in it (``echoes``);
+    ``said``: how a narrator says it (``EventSpec.told``)."""
 
     def __init__(
-        self, names: tuple[str, ...], marks: Mapping[str, str], scripts: Mapping[str, str]
+        self,
+        names: tuple[str, ...],
+        marks: Mapping[str, str],
+        scripts: Mapping[str, str],
+        said: Mapping[str, str],
     ) -> None:
         super().__init__(names)
         self.marks = marks
         self.scripts = scripts
+        self.said = said
         self.eliminating = False  # the vote now counted is the day's elimination vote
 
     def fresh(self) -> TableReader:
-        return VillageTable(self.names, self.marks, self.scripts)
+        return VillageTable(self.names, self.marks, self.scripts, self.said)
+
+    def told(self, kind: str) -> str | None:
+        return self.said.get(kind)
 
     def step_mark(self, kind: str) -> str | None:
         script = self.scripts.get(kind)

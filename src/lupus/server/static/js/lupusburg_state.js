@@ -1,7 +1,7 @@
 // Lupusburg's table as this seat knows it, read from its view alone: the day's bets,
 // tokens and ballots, the claw, what this seat was shown, from its merged events
-// (src/lupus/lupusburg/events.py); the Burgomaster and the cards turned up at the end
-// from the public table (`view.public`). Nothing here knows more than the view says. Houses
+// (src/lupus/lupusburg/events.py); the Burgomaster, the cards turned up at the end and
+// the end itself from the public table (`view.public`). Nothing here knows more than the view says. Houses
 // are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
 
 import { t } from "./i18n.js";
@@ -165,12 +165,6 @@ const READ = {
     state.ballotsOut = true;
     state.stage = "lynched";
   },
-  game_over(state, d) {
-    state.over = d;
-    state.stage = "over";
-    for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
-    state.drawn = null;
-  },
 };
 
 /** A bet's coin is kept (face down), or picked for a bettor who did not choose. */
@@ -180,17 +174,27 @@ function kept(state, d) {
   if (d.player === state.keeping) state.keeping = null;
 }
 
-/** What the public table tells (`view.public`): who is Burgomaster, and every
- * character and chest once the game's end has turned them face up. */
+/** What the public table tells (`view.public`): who is Burgomaster, every character
+ * and chest once the game's end has turned them face up, and the end (`over`: the
+ * winners, the scores and their parts, every bet with its coin, every character). */
 function fromPublic(page, state, at) {
+  const table = publicTable(page);
   state.burgomaster = holderOf(page, BURGOMASTER);
-  for (const player of publicTable(page).players) {
+  const characters = {};
+  for (const player of table.players) {
     for (const shown of player.houses || []) {
       const one = at(shown.house);
+      if (shown.character !== null) characters[shown.house] = shown.character;
       if (shown.character !== null && one.how !== "own") Object.assign(one, { character: shown.character, how: "end" });
       if (shown.chest !== null && one.chestHow !== "own") Object.assign(one, { chest: shown.chest, chestHow: "end" });
     }
   }
+  const end = table.end;
+  if (!end) return;
+  state.over = { ...end, characters };
+  state.stage = "over";
+  for (const [seat, [target, coin]] of Object.entries(end.bets || {})) state.bets[seat] = { target, coin };
+  state.drawn = null;
 }
 
 /** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets

@@ -65,7 +65,6 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
             "ballots",
             "bet",
             "burgomaster",
-            "character_dies",
             "characters_dealt",
             "clawed",
             "coin_kept",

@@ -315,8 +315,14 @@ def test_lupusburg_a_slaughtered_character_stays_face_down() -> None:
         "card": None,
         "titles": [],
         "houses": [
-            {"house": 6, "alive": False, "character": None, "chest": None},
-            {"house": 7, "alive": True, "character": None, "chest": None},
+            {
+                "house": 6,
+                "alive": False,
+                "character": None,
+                "chest": None,
+                "death": {"cause": "werewolf", "phase": "night", "number": 1},
+            },
+            {"house": 7, "alive": True, "character": None, "chest": None, "death": None},
         ],
     }
     assert titled(found, "burgomaster") == [0]
@@ -346,7 +352,19 @@ def test_lupusburg_the_end_turns_every_house_face_up() -> None:
     ann = found["players"][0]
     assert ann["alive"] is False
     assert ann["houses"] == [
-        {"house": 0, "alive": False, "character": "townsfolk", "chest": True},
-        {"house": 1, "alive": False, "character": "werewolf", "chest": False},
+        {
+            "house": 0,
+            "alive": False,
+            "character": "townsfolk",
+            "chest": True,
+            "death": {"cause": "vote", "phase": "day", "number": 2},
+        },
+        {
+            "house": 1,
+            "alive": False,
+            "character": "werewolf",
+            "chest": False,
+            "death": {"cause": "vote", "phase": "day", "number": 1},
+        },
     ]
     assert found["outcome"]["deaths"] == [death(0, "vote", "townsfolk", house=0)]

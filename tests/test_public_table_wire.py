@@ -20,7 +20,7 @@ from lupus import scenario as sc
 from lupus.families import table_of
 
 SEAT_KEYS = {"seat", "name", "alive", "card", "titles"}
-HOUSE_KEYS = {"house", "alive", "character", "chest"}
+HOUSE_KEYS = {"house", "alive", "character", "chest", "death"}
 OUTCOME_KEYS = {
     "phase",
     "number",

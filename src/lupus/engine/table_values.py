@@ -16,23 +16,36 @@ from lupus.engine.sealed import seal
 @final
 class TableHouse(Value):
     """A Lupusburg house as the table knows it: its character and whether it holds a
-    chest stay None until they are made public (the game's end)."""
+    chest stay None until they are made public (the game's end); ``death`` is how its
+    character died and when, ``(cause, phase, number)``, None while it lives."""
 
-    __slots__ = ("alive", "character", "chest", "house")
-    FIELDS: ClassVar[tuple[str, ...]] = ("house", "alive", "character", "chest")
+    __slots__ = ("alive", "character", "chest", "death", "house")
+    FIELDS: ClassVar[tuple[str, ...]] = ("house", "alive", "character", "chest", "death")
 
-    def __init__(self, house: int, alive: bool, character: str | None, chest: bool | None) -> None:
+    def __init__(
+        self,
+        house: int,
+        alive: bool,
+        character: str | None,
+        chest: bool | None,
+        death: tuple[str, str, int] | None = None,
+    ) -> None:
         self.house: Final = house
         self.alive: Final = alive
         self.character: Final = character
         self.chest: Final = chest
+        self.death: Final = death
 
     def to_json(self) -> dict[str, object]:
+        death = self.death
         return {
             "house": self.house,
             "alive": self.alive,
             "character": self.character,
             "chest": self.chest,
+            "death": None
+            if death is None
+            else {"cause": death[0], "phase": death[1], "number": death[2]},
         }
 
 

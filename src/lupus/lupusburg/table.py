@@ -6,7 +6,8 @@ Each seat keeps the shape every family shares (``seat``, ``name``, ``alive``, ``
 or not, with its character and its chest once public:
 
 - A player is ``alive`` while one of his characters is (a player with none still bets
-  and votes, but is out of the killing: ``View.dead`` says the same).
+  and votes, but is out of the killing: ``View.dead`` says the same). A dead house
+  keeps its ``death``: its cause, phase and number.
 - Characters and chests are set aside face down and never shown before the game's end
   (``game_over`` shows them all): until then every ``character``, ``chest`` and
   ``card`` is None. A seat's ``card`` is then the part he played: ``werewolf`` or
@@ -49,6 +50,7 @@ class LupusburgTable(TableReader):
         self.living = [True] * houses
         self.characters: list[str | None] = [None] * houses
         self.chests: list[bool | None] = [None] * houses
+        self.fates: list[tuple[str, str, int] | None] = [None] * houses
         self.houses = [self.made_houses(seat) for seat in range(self.n)]
 
     def fresh(self) -> TableReader:
@@ -61,6 +63,7 @@ class LupusburgTable(TableReader):
             seat = house // 2
             if 0 <= seat < self.n:
                 self.living[house] = False
+                self.fates[house] = (event.text("cause"), event.phase, event.number)
                 self.alive[seat] = self.living[2 * seat] or self.living[2 * seat + 1]
                 self.houses[seat] = self.made_houses(seat)
             self.died(event, seat, event.maybe_text("cause"), house)
@@ -114,7 +117,7 @@ class LupusburgTable(TableReader):
     def made_houses(self, seat: int) -> tuple[TableHouse, ...]:
         return tuple(
             [
-                TableHouse(h, self.living[h], self.characters[h], self.chests[h])
+                TableHouse(h, self.living[h], self.characters[h], self.chests[h], self.fates[h])
                 for h in (2 * seat, 2 * seat + 1)
             ]
         )

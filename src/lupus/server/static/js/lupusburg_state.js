@@ -19,7 +19,7 @@ function house(number) {
     how: null, // "own" | "seen" (the privilege) | "shown" (to this seat) | "end"
     chest: null, // true / false once known
     chestHow: null, // "own" | "peeked" | "end"
-    dead: null, // the cause, once `character_dies` says so
+    dead: null, // the cause, once the public table says it died
     claw: false,
     looked: false, // the Burgomaster used his privilege on it today
     tokens: 0, // the first voting's, today
@@ -52,6 +52,7 @@ export function readTable(page) {
     tieBreak: null,
     ballotsOut: false,
     day: 0,
+    night: 0, // the latest night begun
     over: null,
   };
   const at = (h) => {
@@ -80,10 +81,11 @@ const READ = {
       Object.assign(at(Number(h)), { character, how: "own", chest: Number(h) === d.chest, chestHow: "own" });
     }
   },
-  night(state) {
+  night(state, d) {
     // The claw moves again tonight; the day's tokens, evidence and votes stay on
     // the board until the next day begins (they are what the table last saw).
     state.stage = "night";
+    state.night = d.number;
     for (const one of state.houses) one.claw = false;
     state.privilege = null;
   },
@@ -93,12 +95,6 @@ const READ = {
   peeked(state, d, at) {
     const one = at(d.house);
     if (one.chestHow !== "own") Object.assign(one, { chest: d.chest, chestHow: "peeked" });
-  },
-  character_dies(state, d, at) {
-    const one = at(d.house);
-    one.dead = d.cause;
-    if (d.cause === "werewolf") one.claw = true;
-    if (d.cause === "vote") one.lynched = true;
   },
   day(state, d) {
     Object.assign(state, { stage: "privilege", day: d.number, passed: new Set(), keeping: null });
@@ -184,6 +180,7 @@ function fromPublic(page, state, at) {
   for (const player of table.players) {
     for (const shown of player.houses || []) {
       const one = at(shown.house);
+      if (shown.death) died(state, one, shown.death);
       if (shown.character !== null) characters[shown.house] = shown.character;
       if (shown.character !== null && one.how !== "own") Object.assign(one, { character: shown.character, how: "end" });
       if (shown.chest !== null && one.chestHow !== "own") Object.assign(one, { chest: shown.chest, chestHow: "end" });
@@ -195,6 +192,16 @@ function fromPublic(page, state, at) {
   state.stage = "over";
   for (const [seat, [target, coin]] of Object.entries(end.bets || {})) state.bets[seat] = { target, coin };
   state.drawn = null;
+}
+
+/** A house's character died (`death`: its cause, phase and number, as the table
+ * tells it): the Werewolf's claw stays on it until the next night begins (night N
+ * comes before day N), a lynch shows until the next day begins. */
+function died(state, one, death) {
+  one.dead = death.cause;
+  if (death.cause === "werewolf" && state.night <= death.number) one.claw = true;
+  const dayAfter = death.phase === "day" ? state.day > death.number : state.day >= death.number;
+  if (death.cause === "vote" && !dayAfter) one.lynched = true;
 }
 
 /** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets

@@ -101,10 +101,10 @@ class TableReader:
         self.tie: tuple[int, ...] | None = None  # a tie not settled yet
         self.nobody: int | None = None  # the place of the event that told nobody died
         self.failed_at: int | None = None  # the failed attempt's
-        # The public step under way (None: none), its entries (seat -> target, in the
+        # The public step under way (None: none), its entries (seat -> entry, in the
         # order the seats first entered), and how many steps its phase has opened.
         self.opening: TableStep | None = None
-        self.ballots: dict[int, int | None] = {}
+        self.ballots: dict[int, TableEntry] = {}
         self.opened_in: tuple[str, int] = ("", -1)
         self.opened_count = 0
         self.step: TableStep | None = None  # the step with its entries, once made
@@ -196,7 +196,7 @@ class TableReader:
         if withdraws:
             self.ballots.pop(seat, None)
         else:
-            self.ballots[seat] = event.maybe_seat("target")
+            self.ballots[seat] = TableEntry(seat, event.maybe_seat("target"))
         self.step = None
 
     def step_now(self) -> TableStep | None:
@@ -205,7 +205,7 @@ class TableReader:
         if opening is None or made is not None:
             return made
         o = opening
-        entries = tuple([TableEntry(seat, target) for seat, target in self.ballots.items()])
+        entries = tuple(self.ballots.values())
         made = self.step = TableStep(
             o.kind,
             o.phase,

@@ -7,7 +7,7 @@ And the pages read the frame rather than derive it again (issue 26 item 3): the 
 kinds a module names (a string, or a key of an object, equal to a kind some family or
 role declares) are listed by module below, and the list only shrinks. What is left is
 what no field of the frame says: the seat's own card and answers (its private events),
-the vote under way, the night step open, Lupusburg's day on its board, the game's end;
+the leader's script, Lupusburg's day on its board;
 a phase (``night``), a verb or a title that shares a kind's name is listed too.
 
 There is no build step and no JavaScript parser here: the modules are read with a small
@@ -48,29 +48,12 @@ ALLOWED_CIRCLES: frozenset[frozenset[str]] = frozenset()
 ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "alerts.js": frozenset({"night"}),  # the phase
     "chat.js": frozenset({"pack"}),  # the chat's channel
-    "day.js": frozenset(
-        {
-            "ballot",
-            "banishment_opens",
-            "captain",  # (the title too)
-            "day",
-            "election",
-            "night",
-            "no_elimination",
-            "no_nominations",
-            "nomination",
-            "nominations_open",
-            "nominees",
-            "tally",
-            "vote_opens",
-            "withdrawal",
-        }
-    ),
+    "day.js": frozenset({"captain"}),  # the title's id
     "game_parts.js": frozenset({"day", "game_over", "night"}),  # phases, a word's key
     "leader_deck.js": frozenset({"game_starts"}),
     "lobby.js": frozenset({"burgomaster"}),  # a key of the lobby's houses deal
     "leader_items.js": frozenset({"inspection", "pack_victim", "victim_shown", "vision"}),
-    "leader_step.js": frozenset({"banishment_opens", "night"}),
+    "leader_step.js": frozenset({"night"}),
     "leader_story.js": frozenset(
         {"characters_dealt", "death", "night", "role_dealt", "role_taken", "wake"}
     ),
@@ -83,14 +66,12 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
             "ballots",
             "bet",
             "burgomaster",
-            "character_dies",
             "characters_dealt",
             "clawed",
             "coin_kept",
             "coin_picked",
             "coins_drawn",
             "day",
-            "game_over",
             "game_starts",
             "night",
             "no_bet",
@@ -105,24 +86,14 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
         }
     ),
     "outcome.js": frozenset(
-        {
-            "character_dies",
-            "death",
-            "failed_attempt",
-            "inspection",
-            "night",
-            "no_death",
-            "no_elimination",
-            "vision",
-        }
-    ),
+        {"death", "failed_attempt", "inspection", "night", "vision"}
+    ),  # a class, a word's key, the phase, this seat's answers
     "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
     "pack.js": frozenset({"pack"}),
     "play.js": frozenset({"characters_dealt", "night", "role_dealt", "role_taken"}),
     "replay.js": frozenset({"game_over"}),
     "room.js": frozenset({"night", "token"}),  # the phase, the link's token
-    "story.js": frozenset({"dawn", "day", "game_over", "night", "wake"}),
-    "table_night.js": frozenset({"wake"}),
+    "story.js": frozenset({"day", "night"}),  # the phases
     "timers.js": frozenset({"day", "night"}),  # the timers' keys
 }
 """The event kinds each module names today (to be emptied where the frame comes to say

@@ -192,6 +192,9 @@ class Watch:
             assert [h.house for h in p.houses] == [2 * p.seat, 2 * p.seat + 1]
             assert [h.alive for h in p.houses] == [game.alive_house[h.house] for h in p.houses]
             assert p.alive == any(h.alive for h in p.houses)
+            for h in p.houses:
+                told = [(d.cause, d.phase, d.number) for d in game.deaths if d.house == h.house]
+                assert [h.death] == (told or [None]), "a house's death is the game's"
             if not game.finished:
                 assert p.card is None
                 assert all(h.character is None and h.chest is None for h in p.houses)

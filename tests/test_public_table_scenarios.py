@@ -18,10 +18,13 @@ from lupus.families import table_of
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-def table(name: str, actions: int | None = None, seat: int | None = None) -> dict[str, Any]:
+def table(
+    name: str, actions: int | None = None, seat: int | None = None, whole: bool = False
+) -> dict[str, Any]:
     """The public table (as JSON, ``view.public``) after the scenario's first ``actions``
     (all: None), read from ``seat``'s view (the spectator's: None); the same, whoever
-    reads it."""
+    reads it. Unless ``whole``, without the places of the outcome's events, the step
+    under way and the end (``tests/test_public_table_step.py`` checks them)."""
     data = json.loads((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
     if actions is not None:
         data["actions"] = data["actions"][:actions]
@@ -30,6 +33,17 @@ def table(name: str, actions: int | None = None, seat: int | None = None) -> dic
     shown = table_of(view)
     assert shown == table_of(game.public_view()) == table_of(game.view(LEADER))
     found: dict[str, Any] = json.loads(json.dumps(shown.to_json()))
+    return found if whole else bare(found)
+
+
+def bare(found: dict[str, Any]) -> dict[str, Any]:
+    """A table's JSON without the places of its outcome's events, its step and its end."""
+    del found["step"], found["end"]
+    outcome = found["outcome"]
+    if outcome is not None:
+        del outcome["nobody_event"], outcome["failed_event"]
+        for told in outcome["deaths"]:
+            del told["event"]
     return found
 
 
@@ -55,7 +69,7 @@ def titled(found: dict[str, Any], title: str) -> list[int]:
 
 # ---------------------------------------------------------------------- werewolf
 def test_the_shape_of_a_seat_and_of_a_night() -> None:
-    found = table("werewolf/witch-poison-two-deaths", seat=2)
+    found = table("werewolf/witch-poison-two-deaths", seat=2, whole=True)
     assert found["players"][0] == {
         "seat": 0,
         "name": "Alice",
@@ -63,7 +77,19 @@ def test_the_shape_of_a_seat_and_of_a_night() -> None:
         "card": "werewolf",
         "titles": [],
     }
-    assert set(found["outcome"]) == {"phase", "number", "deaths", "votes", "failed_attempt", "tie"}
+    assert set(found["outcome"]) == {
+        "phase",
+        "number",
+        "deaths",
+        "votes",
+        "failed_attempt",
+        "tie",
+        "nobody_event",
+        "failed_event",
+    }
+    assert [set(told) for told in found["outcome"]["deaths"]] == [
+        {"seat", "cause", "card", "event"}
+    ] * 2
 
 
 def test_a_saved_victim_is_a_night_with_nobody_dead() -> None:
@@ -249,7 +275,7 @@ def test_mafia_classic_day_first() -> None:
         "seed": 0,
     }
     game = sc.replay(sc.parse({**data, "actions": actions[:5]})).game
-    day = table_of(game.public_view()).to_json()
+    day = bare(table_of(game.public_view()).to_json())
     assert day["outcome"] == {
         "phase": "day",
         "number": 1,
@@ -259,7 +285,7 @@ def test_mafia_classic_day_first() -> None:
         "tie": None,
     }
     game = sc.replay(sc.parse({**data, "actions": actions})).game
-    night = table_of(game.view(2)).to_json()
+    night = bare(table_of(game.view(2)).to_json())
     assert night["outcome"] == {
         "phase": "night",
         "number": 1,
@@ -289,8 +315,14 @@ def test_lupusburg_a_slaughtered_character_stays_face_down() -> None:
         "card": None,
         "titles": [],
         "houses": [
-            {"house": 6, "alive": False, "character": None, "chest": None},
-            {"house": 7, "alive": True, "character": None, "chest": None},
+            {
+                "house": 6,
+                "alive": False,
+                "character": None,
+                "chest": None,
+                "death": {"cause": "werewolf", "phase": "night", "number": 1},
+            },
+            {"house": 7, "alive": True, "character": None, "chest": None, "death": None},
         ],
     }
     assert titled(found, "burgomaster") == [0]
@@ -320,7 +352,19 @@ def test_lupusburg_the_end_turns_every_house_face_up() -> None:
     ann = found["players"][0]
     assert ann["alive"] is False
     assert ann["houses"] == [
-        {"house": 0, "alive": False, "character": "townsfolk", "chest": True},
-        {"house": 1, "alive": False, "character": "werewolf", "chest": False},
+        {
+            "house": 0,
+            "alive": False,
+            "character": "townsfolk",
+            "chest": True,
+            "death": {"cause": "vote", "phase": "day", "number": 2},
+        },
+        {
+            "house": 1,
+            "alive": False,
+            "character": "werewolf",
+            "chest": False,
+            "death": {"cause": "vote", "phase": "day", "number": 1},
+        },
     ]
     assert found["outcome"]["deaths"] == [death(0, "vote", "townsfolk", house=0)]

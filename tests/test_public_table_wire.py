@@ -20,8 +20,31 @@ from lupus import scenario as sc
 from lupus.families import table_of
 
 SEAT_KEYS = {"seat", "name", "alive", "card", "titles"}
-HOUSE_KEYS = {"house", "alive", "character", "chest"}
-OUTCOME_KEYS = {"phase", "number", "deaths", "votes", "failed_attempt", "tie"}
+HOUSE_KEYS = {"house", "alive", "character", "chest", "death"}
+OUTCOME_KEYS = {
+    "phase",
+    "number",
+    "deaths",
+    "votes",
+    "failed_attempt",
+    "tie",
+    "nobody_event",
+    "failed_event",
+}
+STEP_KEYS = {
+    "kind",
+    "phase",
+    "number",
+    "place",
+    "event",
+    "step",
+    "vote",
+    "candidates",
+    "needed",
+    "round",
+    "entries",
+}
+END_KEYS = {"winner", "winners", "reason", "scores", "parts", "tie_break", "bets"}
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +55,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def check_shape(public: dict[str, Any], names: list[str], houses: bool) -> None:
     """The documented shape (docs/protocol.md, "The public table")."""
-    assert set(public) == {"players", "outcome"}
+    assert set(public) == {"players", "outcome", "step", "end"}
+    step, end = public["step"], public["end"]
+    if step is not None:
+        assert set(step) == STEP_KEYS
+        assert all(set(entry) == {"seat", "target"} for entry in step["entries"])
+    if end is not None:
+        assert set(end) == END_KEYS and type(end["winners"]) is list
+        assert (end["scores"] is not None) == houses
     assert [p["seat"] for p in public["players"]] == list(range(len(names)))
     for p in public["players"]:
         assert set(p) == (SEAT_KEYS | {"houses"} if houses else SEAT_KEYS)
@@ -50,7 +80,9 @@ def check_shape(public: dict[str, Any], names: list[str], houses: bool) -> None:
     assert (outcome["votes"] is None) == (outcome["phase"] == "night")
     for death in outcome["deaths"]:
         assert set(death) == (
-            {"seat", "cause", "card", "house"} if houses else {"seat", "cause", "card"}
+            {"seat", "cause", "card", "house", "event"}
+            if houses
+            else {"seat", "cause", "card", "event"}
         )
     for vote in outcome["votes"] or ():
         assert set(vote) == ({"seat", "house", "votes"} if houses else {"seat", "votes"})
@@ -120,3 +152,5 @@ def test_every_view_frame_carries_the_public_table(server: Server, rules: str, s
     assert host.view["public"] == table_of(game.public_view()).to_json() == last
     assert all(p["card"] is not None for p in last["players"]), "the end shows every card"
     assert last["outcome"] is not None and last["outcome"]["number"] >= 1
+    assert last["end"] is not None and last["end"]["winners"], "the end tells who won"
+    assert any(frame["public"]["step"] for frame in views), "some step was under way"

@@ -147,9 +147,20 @@ def test_a_maffia_game_in_swedish(server: Server) -> None:
             if phone.choices() and phase not in seen:
                 seen.add(phase)
                 phone.shot(f"{phase}-choice")
+            # The day's panel, from the table's step under way (`view.public.step`):
+            # the nominations with who nominated whom, the banishment's votes needed.
+            tally = phone.page.query_selector(".tally")
+            text = tally.inner_text() if tally else ""
+            if "Nomineringar" in text:
+                seen.add("nominations")
+                if phone.page.query_selector(".tally .counts li"):
+                    seen.add("nominated")
+            if "Förvisas med" in text:
+                seen.add("needed")
 
         play_out(phones, host, each=screens)
         host.shot("end")
+        assert {"nominations", "nominated", "needed"} <= seen, seen
         for phone in phones:
             assert phone.page.inner_text(".end .result") in {
                 "Din sida vann!",

@@ -143,12 +143,16 @@ potion); it is ``skipped`` (the deal, which the leader's page shows apart). Any 
 event is read out (public) or shown to its audience (private)."""
 
 
-TABLE: Final = frozenset({"counted_vote", "other_vote", "decides", "title"})
-"""What an event does to the public table (``EventSpec.table``; ``lupus.engine.table``),
+TABLE: Final = frozenset(
+    {"counted_vote", "other_vote", "nominations", "withdraws", "decides", "nobody", "title"}
+)
+"""What an event does to the public table (``EventSpec.table``; ``lupus.engine.table``)
 beside the family's own kinds (a death, a count): it opens the vote whose count decides
-the phase (``counted_vote``), or another vote (``other_vote``: an election); it
-``decides`` its phase with nobody dead (no elimination, the Captain's decision); it
-gives its ``player`` a ``title`` (the Captain's), which his death ends."""
+the phase (``counted_vote``), another vote (``other_vote``: an election) or the
+nominations; an entry (``script="echoes"``) ``withdraws`` the player's earlier one; it
+``decides`` its phase with nobody dead (the Captain's decision), or tells that nobody
+died (``nobody``); it gives its ``player`` a ``title``, which his death ends. A public
+``script="opens"`` event opens the table's step, which a public non-entry ends."""
 
 
 @final

@@ -10,7 +10,9 @@ and of a spectator's at the same moment are the same, and none can hold a secret
 
 A family reads its own events (``Family.table_reader``: ``lupus.village.table``,
 ``lupus.lupusburg.table``) into a ``TableReader``, which keeps the state this module
-shares: who is alive, the cards made public, the titles, the outcome being built.
+shares: who is alive, the cards made public, the titles, the outcome being built, the
+public step under way and its entries, the game's end (the values are
+``lupus.engine.table_values``).
 ``PublicTables`` keeps one reader per game and feeds it only the events it has not
 read, so a server pays for each public event once, not for every frame; the engine
 itself never does any of this (nothing here runs unless a table is asked for).
@@ -18,187 +20,53 @@ itself never does any of this (nothing here runs unless a table is asked for).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, final
+from typing import Final
 
 from lupus.engine.ledger import oldest_first
-from lupus.engine.model import Event, Value
-from lupus.engine.sealed import seal
+from lupus.engine.model import Event
+from lupus.engine.table_values import (
+    NO_HOUSES,
+    PublicTable,
+    TableDeath,
+    TableEnd,
+    TableEntry,
+    TableHouse,
+    TableOutcome,
+    TableSeat,
+    TableStep,
+    TableVote,
+)
 from lupus.engine.views import View, role_facts
+
+__all__ = [
+    "ENTERS",
+    "NIGHT",
+    "NO_HOUSES",
+    "OPENS",
+    "WITHDRAWS",
+    "PublicTable",
+    "PublicTables",
+    "TableDeath",
+    "TableEnd",
+    "TableEntry",
+    "TableHouse",
+    "TableOutcome",
+    "TableReader",
+    "TableSeat",
+    "TableStep",
+    "TableVote",
+    "public_table",
+]
+# (the values live in ``lupus.engine.table_values``; readers import them from here)
 
 NIGHT: Final = "night"
 
-
-@final
-class TableHouse(Value):
-    """A Lupusburg house as the table knows it: its character and whether it holds a
-    chest stay None until they are made public (the game's end)."""
-
-    __slots__ = ("alive", "character", "chest", "house")
-    FIELDS: ClassVar[tuple[str, ...]] = ("house", "alive", "character", "chest")
-
-    def __init__(self, house: int, alive: bool, character: str | None, chest: bool | None) -> None:
-        self.house: Final = house
-        self.alive: Final = alive
-        self.character: Final = character
-        self.chest: Final = chest
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "house": self.house,
-            "alive": self.alive,
-            "character": self.character,
-            "chest": self.chest,
-        }
-
-
-NO_HOUSES: Final[tuple[TableHouse, ...]] = ()
-
-
-@final
-class TableSeat(Value):
-    """One seat as the table knows it: its name, whether its player is still in the
-    game, his card once it is public (else None), the titles he holds (ids, in the
-    rulebook's names on a page) and, in Lupusburg, his two houses."""
-
-    __slots__ = ("alive", "card", "houses", "name", "seat", "titles")
-    FIELDS: ClassVar[tuple[str, ...]] = ("seat", "name", "alive", "card", "titles", "houses")
-
-    def __init__(
-        self,
-        seat: int,
-        name: str,
-        alive: bool,
-        card: str | None,
-        titles: tuple[str, ...],
-        houses: tuple[TableHouse, ...] = NO_HOUSES,
-    ) -> None:
-        self.seat: Final = seat
-        self.name: Final = name
-        self.alive: Final = alive
-        self.card: Final = card
-        self.titles: Final = titles
-        self.houses: Final = houses
-
-    def to_json(self) -> dict[str, object]:
-        shown: dict[str, object] = {
-            "seat": self.seat,
-            "name": self.name,
-            "alive": self.alive,
-            "card": self.card,
-            "titles": list(self.titles),
-        }
-        if self.houses:
-            shown["houses"] = [house.to_json() for house in self.houses]
-        return shown
-
-
-@final
-class TableDeath(Value):
-    """A death of the phase: whose, of what (None where the rulebook does not say) and
-    his card (None while it is not public); in Lupusburg the house of the character."""
-
-    __slots__ = ("card", "cause", "house", "seat")
-    FIELDS: ClassVar[tuple[str, ...]] = ("seat", "cause", "card", "house")
-
-    def __init__(self, seat: int, cause: str | None, card: str | None, house: int | None) -> None:
-        self.seat: Final = seat
-        self.cause: Final = cause
-        self.card: Final = card
-        self.house: Final = house
-
-    def to_json(self) -> dict[str, object]:
-        shown: dict[str, object] = {"seat": self.seat, "cause": self.cause, "card": self.card}
-        if self.house is not None:
-            shown["house"] = self.house
-        return shown
-
-
-@final
-class TableVote(Value):
-    """The votes one candidate received in the day's deciding vote (in Lupusburg, a
-    character: its house, and the seat of its owner)."""
-
-    __slots__ = ("house", "seat", "votes")
-    FIELDS: ClassVar[tuple[str, ...]] = ("seat", "votes", "house")
-
-    def __init__(self, seat: int, votes: int, house: int | None) -> None:
-        self.seat: Final = seat
-        self.votes: Final = votes
-        self.house: Final = house
-
-    def to_json(self) -> dict[str, object]:
-        shown: dict[str, object] = {"seat": self.seat}
-        if self.house is not None:
-            shown["house"] = self.house
-        shown["votes"] = self.votes
-        return shown
-
-
-@final
-class TableOutcome(Value):
-    """What the last phase did, as the table was told: its deaths in the order they were
-    announced, the day's deciding vote (None after a night), whether a failed attempt
-    was announced, and the seats of a tie not settled yet (a Captain to decide, a new
-    round to come): a vote that tied has decided nothing so far."""
-
-    __slots__ = ("deaths", "failed_attempt", "number", "phase", "tie", "votes")
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "phase",
-        "number",
-        "deaths",
-        "votes",
-        "failed_attempt",
-        "tie",
-    )
-
-    def __init__(
-        self,
-        phase: str,
-        number: int,
-        deaths: tuple[TableDeath, ...],
-        votes: tuple[TableVote, ...] | None,
-        failed_attempt: bool,
-        tie: tuple[int, ...] | None = None,
-    ) -> None:
-        self.phase: Final = phase
-        self.number: Final = number
-        self.deaths: Final = deaths
-        self.votes: Final = votes
-        self.failed_attempt: Final = failed_attempt
-        self.tie: Final = tie
-
-    def to_json(self) -> dict[str, object]:
-        votes = self.votes
-        tie = self.tie
-        return {
-            "phase": self.phase,
-            "number": self.number,
-            "deaths": [death.to_json() for death in self.deaths],
-            "votes": None if votes is None else [vote.to_json() for vote in votes],
-            "failed_attempt": self.failed_attempt,
-            "tie": None if tie is None else list(tie),
-        }
-
-
-@final
-class PublicTable(Value):
-    """The public state of the table at one public moment of a game (see the module):
-    ``players`` in seat order, ``outcome`` None until a phase has had one."""
-
-    __slots__ = ("outcome", "players")
-    FIELDS: ClassVar[tuple[str, ...]] = ("players", "outcome")
-
-    def __init__(self, players: tuple[TableSeat, ...], outcome: TableOutcome | None) -> None:
-        self.players: Final = players
-        self.outcome: Final = outcome
-
-    def to_json(self) -> dict[str, object]:
-        """As plain JSON data: ``view.public`` of docs/protocol.md."""
-        outcome = self.outcome
-        return {
-            "players": [seat.to_json() for seat in self.players],
-            "outcome": None if outcome is None else outcome.to_json(),
-        }
+OPENS: Final = "opens"
+"""``TableReader.step_mark``: the kind opens a public step (``EventSpec.script``)."""
+ENTERS: Final = "enters"
+"""The kind is a seat's entry in the step under way (a ballot, a nomination)."""
+WITHDRAWS: Final = "withdraws"
+"""The kind takes a seat's entry back (a nomination withdrawn)."""
 
 
 class TableReader:
@@ -208,7 +76,9 @@ class TableReader:
     fields each kind declares in ``discloses``), and the bookkeeping of the outcome.
     A family's reader (``read_kind``) says which of its events kill, decide a phase,
     count the deciding vote, tell a failed attempt or give a title, through ``died``,
-    ``decided``, ``counted``, ``failed_attempt`` and ``titles`` (title id -> holder).
+    ``decided``, ``counted``, ``failed_attempt`` and ``titles`` (title id -> holder),
+    which end the game (``ended``), and (``step_mark``) which open a public step or
+    are an entry in it: any other public event ends the step under way.
     Read only the public events of one game, in order: the reader trusts its caller
     for that (``PublicTables`` and ``public_table`` read nothing else).
     """
@@ -221,13 +91,24 @@ class TableReader:
         self.cards: list[str | None] = [None] * self.n
         self.titles: dict[str, int] = {}  # title id -> the seat that holds it
         # The outcome being built: its phase (None: no phase has had one yet), its
-        # deaths as (seat, cause, house), the deciding vote's counts, the failed attempt.
+        # deaths as (seat, cause, house, the event's place), the deciding vote's
+        # counts, the failed attempt.
         self.phase: str | None = None
         self.number = 0
-        self.deaths: list[tuple[int, str | None, int | None]] = []
+        self.deaths: list[tuple[int, str | None, int | None, int]] = []
         self.votes: list[TableVote] | None = None
         self.failed = False
         self.tie: tuple[int, ...] | None = None  # a tie not settled yet
+        self.nobody: int | None = None  # the place of the event that told nobody died
+        self.failed_at: int | None = None  # the failed attempt's
+        # The public step under way (None: none), its entries (seat -> entry, in the
+        # order the seats first entered), and how many steps its phase has opened.
+        self.opening: TableStep | None = None
+        self.ballots: dict[int, TableEntry] = {}
+        self.opened_in: tuple[str, int] = ("", -1)
+        self.opened_count = 0
+        self.step: TableStep | None = None  # the step with its entries, once made
+        self.end: TableEnd | None = None
         # What the last table was made of, kept while it stays true: most public events
         # (a ballot, a step's wake, a token) change no seat and no outcome.
         self.entries: list[TableSeat | None] = [None] * self.n
@@ -243,6 +124,13 @@ class TableReader:
     def feed(self, event: Event) -> None:
         """Read the next public event."""
         self.count += 1
+        mark = self.step_mark(event.kind)
+        if mark == OPENS:
+            self.opened(event)
+        elif mark in (ENTERS, WITHDRAWS):
+            self.entered(event, mark == WITHDRAWS)
+        elif self.opening is not None and self.ends_step(self.opening, event):
+            self.opening = self.step = None
         self.read_kind(event)
         for seat, role in role_facts(event):
             if 0 <= seat < self.n:
@@ -251,6 +139,101 @@ class TableReader:
 
     def read_kind(self, event: Event) -> None:
         """What a family's event does to the table (the base: nothing)."""
+
+    def step_mark(self, kind: str) -> str | None:
+        """Whether a kind ``OPENS`` a public step, ``ENTERS`` an entry in it (a ballot,
+        a nomination) or ``WITHDRAWS`` one; None: it ends the step under way."""
+        return None
+
+    def ends_step(self, opening: TableStep, event: Event) -> bool:
+        """Whether a public event that is no entry ends the step under way: any does,
+        but within a night step (a ``wake``'s) what is said of it (``told="say"``: the
+        pack's starvation, the Little Girl caught) belongs to it, until the narrator's
+        next step (``told="step"``: the dawn) or another phase."""
+        if opening.step is None or (event.phase, event.number) != (opening.phase, opening.number):
+            return True
+        return self.told(event.kind) != "say"
+
+    def told(self, kind: str) -> str | None:
+        """How the family's narrator says a kind (``EventSpec.told``)."""
+        return None
+
+    def vote_of(self, kind: str) -> str | None:
+        """What the players enter in a step the kind opens (``TableStep.vote``)."""
+        return None
+
+    # ------------------------------------------------------------------ the step
+    def opened(self, event: Event) -> None:
+        """A public step opens: its opening event's kind, place and fields."""
+        phase, number = event.phase, event.number
+        if self.opened_in != (phase, number):
+            self.opened_in, self.opened_count = (phase, number), 0
+        self.opened_count += 1
+        data = event.data
+        step, needed, rounds = data.get("step"), data.get("needed"), data.get("round")
+        field = "candidates" if "candidates" in data else "players" if "players" in data else ""
+        self.ballots = {}
+        self.step = self.opening = TableStep(
+            event.kind,
+            phase,
+            number,
+            self.opened_count,
+            self.count - 1,
+            step if isinstance(step, str) else None,
+            self.vote_of(event.kind),
+            tuple(event.seats(field)) if field else None,
+            needed if type(needed) is int else None,
+            rounds if type(rounds) is int else None,
+            (),
+        )
+
+    def entered(self, event: Event, withdraws: bool) -> None:
+        """A public entry in the step under way: the seat's latest ballot or
+        nomination replaces his earlier one (in its place), a withdrawal takes it back."""
+        if self.opening is None:
+            return
+        seat = event.seat("player")
+        if withdraws:
+            self.ballots.pop(seat, None)
+        else:
+            self.ballots[seat] = TableEntry(seat, event.maybe_seat("target"))
+        self.step = None
+
+    def step_now(self) -> TableStep | None:
+        opening = self.opening
+        made = self.step
+        if opening is None or made is not None:
+            return made
+        o = opening
+        entries = tuple(self.ballots.values())
+        made = self.step = TableStep(
+            o.kind,
+            o.phase,
+            o.number,
+            o.place,
+            o.event,
+            o.step,
+            o.vote,
+            o.candidates,
+            o.needed,
+            o.round,
+            entries,
+        )
+        return made
+
+    def ended(self, event: Event) -> None:
+        """The game's end, as ``game_over`` tells it."""
+        data = event.data
+        scores = event.seat_ints("scores") if "scores" in data else None
+        self.end = TableEnd(
+            event.text("winner"),
+            tuple(event.seats("winners")),
+            event.text("reason"),
+            None if scores is None else tuple(sorted(scores.items())),
+            data.get("parts"),
+            data.get("tie_break"),
+            data.get("bets"),
+        )
 
     def decided(self, event: Event) -> None:
         """The event's phase has an outcome now (a dawn, a vote decided, a death): it
@@ -264,11 +247,12 @@ class TableReader:
         self.deaths = []
         self.votes = None if phase == NIGHT else []
         self.failed = False
+        self.nobody = self.failed_at = None
 
     def died(self, event: Event, seat: int, cause: str | None, house: int | None) -> None:
         """A death the event announces, in its phase's outcome."""
         self.decided(event)
-        self.deaths.append((seat, cause, house))
+        self.deaths.append((seat, cause, house, self.count - 1))
 
     def counted(self, event: Event, votes: list[TableVote]) -> None:
         """The deciding vote's counts (a later round's replace an earlier one's), most
@@ -287,6 +271,12 @@ class TableReader:
         """The table is told of a failed attempt in the event's phase."""
         self.decided(event)
         self.failed = True
+        self.failed_at = self.count - 1
+
+    def nobody_died(self, event: Event) -> None:
+        """The table is told that nobody died in the event's phase (which it decides)."""
+        self.decided(event)
+        self.nobody = self.count - 1
 
     # ------------------------------------------------------------------ the table
     def table(self) -> PublicTable:
@@ -298,10 +288,17 @@ class TableReader:
         if self.outcome_stale:
             outcome = self.outcome = self.made_outcome()
             self.outcome_stale = False
+        step, end = self.step_now(), self.end
         made = self.made
-        if made is not None and made.outcome is outcome and same(made.players, players):
+        if (
+            made is not None
+            and made.outcome is outcome
+            and made.step is step
+            and made.end is end
+            and same(made.players, players)
+        ):
             return made
-        made = self.made = PublicTable(players, outcome)
+        made = self.made = PublicTable(players, outcome, step, end)
         return made
 
     def made_outcome(self) -> TableOutcome | None:
@@ -310,13 +307,15 @@ class TableReader:
             return None
         deaths = tuple(
             [
-                TableDeath(seat, cause, self.death_card(seat, house), house)
-                for seat, cause, house in self.deaths
+                TableDeath(seat, cause, self.death_card(seat, house), house, place)
+                for seat, cause, house, place in self.deaths
             ]
         )
         votes = self.votes
         counts = None if votes is None else tuple(votes)
-        return TableOutcome(phase, self.number, deaths, counts, self.failed, self.tie)
+        return TableOutcome(
+            phase, self.number, deaths, counts, self.failed, self.tie, self.nobody, self.failed_at
+        )
 
     def seat_entry(self, seat: int) -> TableSeat:
         """One seat of the table, made again only when it changed."""
@@ -396,11 +395,3 @@ class PublicTables:
         if latest is None:
             latest = self.latest = reader.table()
         return latest
-
-
-seal(TableHouse)
-seal(TableSeat)
-seal(TableDeath)
-seal(TableVote)
-seal(TableOutcome)
-seal(PublicTable)

@@ -6,7 +6,8 @@ Each seat keeps the shape every family shares (``seat``, ``name``, ``alive``, ``
 or not, with its character and its chest once public:
 
 - A player is ``alive`` while one of his characters is (a player with none still bets
-  and votes, but is out of the killing: ``View.dead`` says the same).
+  and votes, but is out of the killing: ``View.dead`` says the same). A dead house
+  keeps its ``death``: its cause, phase and number.
 - Characters and chests are set aside face down and never shown before the game's end
   (``game_over`` shows them all): until then every ``character``, ``chest`` and
   ``card`` is None. A seat's ``card`` is then the part he played: ``werewolf`` or
@@ -17,17 +18,24 @@ or not, with its character and its chest once public:
   once the second voting's ballots are revealed: ``votes`` counts each suspect
   character's ballots (its ``house`` and its owner's ``seat``), then the lynch. No
   failed attempt is ever announced.
+- The public step under way is a night step, from its ``wake`` to the next one or
+  the dawn; ``game_over`` is the table's ``end``, with the scores.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from lupus.engine.events import told_kinds
 from lupus.engine.model import Event
-from lupus.engine.table import TableHouse, TableReader, TableVote
+from lupus.engine.table import OPENS, TableHouse, TableReader, TableVote
+from lupus.lupusburg.events import EVENTS
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF
 
 BURGOMASTER: Final = "burgomaster"
+
+TOLD: Final = told_kinds(EVENTS)
+"""How the narrator says each kind (``EventSpec.told``)."""
 
 NAMED: Final = frozenset({"game_starts", "night", "day"})
 """The events that name the Burgomaster in office."""
@@ -42,6 +50,7 @@ class LupusburgTable(TableReader):
         self.living = [True] * houses
         self.characters: list[str | None] = [None] * houses
         self.chests: list[bool | None] = [None] * houses
+        self.fates: list[tuple[str, str, int] | None] = [None] * houses
         self.houses = [self.made_houses(seat) for seat in range(self.n)]
 
     def fresh(self) -> TableReader:
@@ -54,6 +63,7 @@ class LupusburgTable(TableReader):
             seat = house // 2
             if 0 <= seat < self.n:
                 self.living[house] = False
+                self.fates[house] = (event.text("cause"), event.phase, event.number)
                 self.alive[seat] = self.living[2 * seat] or self.living[2 * seat + 1]
                 self.houses[seat] = self.made_houses(seat)
             self.died(event, seat, event.maybe_text("cause"), house)
@@ -64,10 +74,21 @@ class LupusburgTable(TableReader):
             self.titles[BURGOMASTER] = event.seat("burgomaster")
         elif kind == "burgomaster":
             self.titles[BURGOMASTER] = event.seat("player")
-        elif kind == "dawn" or kind == "no_death":
+        elif kind == "dawn":
             self.decided(event)
+        elif kind == "no_death":
+            self.nobody_died(event)
         elif kind == "game_over":
             self.shown(event)
+            self.ended(event)
+
+    def told(self, kind: str) -> str | None:
+        return TOLD.get(kind)
+
+    def step_mark(self, kind: str) -> str | None:
+        """A night step's ``wake`` opens the public step under way (the day's bets,
+        tokens and ballots are Lupusburg's own board, not a step of the table)."""
+        return OPENS if kind == "wake" else None
 
     def shown(self, event: Event) -> None:
         """The game's end: every character and chest is turned face up."""
@@ -96,7 +117,7 @@ class LupusburgTable(TableReader):
     def made_houses(self, seat: int) -> tuple[TableHouse, ...]:
         return tuple(
             [
-                TableHouse(h, self.living[h], self.characters[h], self.chests[h])
+                TableHouse(h, self.living[h], self.characters[h], self.chests[h], self.fates[h])
                 for h in (2 * seat, 2 * seat + 1)
             ]
         )

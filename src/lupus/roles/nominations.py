@@ -127,9 +127,11 @@ ROLE = Role(
     "nominations",
     bot=Play({"nominate": VillageBrain.nominate, "vote": VillageBrain.vote}),
     events=(
-        EventSpec("nominations_open", {}, told="step", script="opens"),
+        EventSpec("nominations_open", {}, told="step", script="opens", table="nominations"),
         EventSpec("nomination", {"player": SEAT, "target": SEAT}, script="echoes"),
-        EventSpec("withdrawal", {"player": SEAT, "target": SEAT}, script="echoes"),
+        EventSpec(
+            "withdrawal", {"player": SEAT, "target": SEAT}, script="echoes", table="withdraws"
+        ),
         EventSpec("nominees", {"players": SEATS}, told="step"),
         EventSpec("no_nominations", {}, told="say", table="decides"),
         EventSpec("defence", {"player": SEAT}, told="step"),

@@ -66,7 +66,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     EventSpec("night", {"number": INT}, told="step"),
     EventSpec("day", {"number": INT}, told="say"),
     EventSpec("dawn", {"number": INT}, told="step", table="decides"),
-    EventSpec("no_death", {}, told="say", table="decides"),
+    EventSpec("no_death", {}, told="say", table="nobody"),
     # ``role`` only where the rulebook reveals a dead player's role.
     EventSpec(
         "death",
@@ -109,7 +109,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
     ),
     EventSpec("tally", {"votes": SEAT_INT}, told="say"),
     EventSpec("tie", {"players": SEATS, "vote": TEXT}, told="say", script="opens"),
-    EventSpec("no_elimination", {"reason": TEXT}, told="say", table="decides"),
+    EventSpec("no_elimination", {"reason": TEXT}, told="say", table="nobody"),
     # ------------------------------------------------------------ the pack (werewolves,
     # mafia)
     EventSpec("pack", {"roles": SEAT_TEXT}, discloses=SOME_ROLES),

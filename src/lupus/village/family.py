@@ -216,7 +216,8 @@ class VillageFamily(Family):
         return frozenset()
 
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
-        return VillageTable(names, self.registry().table_marks)
+        registry = self.registry()
+        return VillageTable(names, registry.table_marks, registry.script_marks, registry.told)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -91,6 +91,9 @@ class Registry:
         self.told: Final = told_kinds(events)
         # kind -> what it does to the public table, for the kinds that do something
         self.table_marks: Final = {k: e.table for k, e in events.items() if e.table is not None}
+        # kind -> its place in a game leader's script, which also says which public
+        # events open the table's step under way and which are entries in it
+        self.script_marks: Final = {k: e.script for k, e in events.items() if e.script is not None}
         # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
         self.plays: Final = plays
         # the cards that set cards aside for their holder (the Thief's two)

@@ -1,42 +1,33 @@
-// The day's vote under way, from the public events alone: its live counts (only ballots
-// the rules make public reach the view), the nominations, the round; who is Captain is
-// the public table's (`view.public`). A secret ballot shows nothing: its events are not in
-// the view.
+// The day's vote under way, as the public table tells it (`view.public.step`): its live
+// counts (only ballots the rules make public are its entries), the nominations, the
+// round; who is Captain is the table's too. A secret ballot shows nothing: its ballots
+// are no entries.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { holderOf } from "./table.js";
 
-const OPENS = new Set(["vote_opens", "election", "banishment_opens", "nominations_open"]);
 const CAPTAIN = "captain"; // the title's id in `view.public` (a Captain's ballot counts twice)
-const CLOSES = new Set(["tally", "no_elimination", "night", "captain", "nominees", "no_nominations"]);
 
 /** Who holds the Captain's title now (`view.public`), or null. */
 function captainOf(page) {
   return holderOf(page, CAPTAIN);
 }
 
-/** The open ballot or nominations: the last opening event with nothing closing it. */
-function openBallot(events) {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const kind = events[i].kind;
-    if (OPENS.has(kind)) return i;
-    if (CLOSES.has(kind)) return -1;
-  }
-  return -1;
+/** The vote or the nominations under way (`view.public.step` with entries), or null. */
+function openBallot(page) {
+  const step = page.view.public?.step;
+  return step && step.vote ? step : null;
 }
 
 export function dayPanel(page) {
-  if (page.view.phase !== "day" || page.view.finished) return null;
-  const events = page.events;
-  const start = openBallot(events);
-  if (start < 0) return null;
-  const opening = events[start];
-  const later = events.slice(start + 1).filter((event) => event.audience === null);
-  if (opening.kind === "nominations_open") return nominations(page, later);
-  // Each voter's latest ballot counts (a changed vote replaces the earlier one).
-  const ballots = new Map();
-  for (const event of later) if (event.kind === "ballot") ballots.set(event.data.player, event.data.target);
+  if (page.view.finished) return null;
+  const step = openBallot(page);
+  // (the view's own phase: a vote of the day is over once the night falls)
+  if (!step || step.phase !== page.view.phase) return null;
+  if (step.vote === "nominations") return nominations(page, step.entries);
+  // Each voter's latest ballot counts (a changed vote replaced the earlier one).
+  const ballots = new Map(step.entries.map((entry) => [entry.seat, entry.target]));
   const counts = new Map();
   let abstained = 0;
   for (const [voter, target] of ballots) {
@@ -44,18 +35,18 @@ export function dayPanel(page) {
     else counts.set(target, [...(counts.get(target) || []), voter]);
   }
   // (in the day's vote the Captain's ballot counts twice, as the result will)
-  const captain = opening.kind === "vote_opens" ? captainOf(page) : null;
+  const captain = step.vote === "counted" ? captainOf(page) : null;
   const weight = (voters) => voters.reduce((sum, voter) => sum + (voter === captain ? 2 : 1), 0);
   const title =
-    opening.kind === "election"
-      ? t("day_election", { round: opening.data.round })
-      : t("day_vote", { round: opening.data.round ?? 1 });
+    step.vote === "other"
+      ? t("day_election", { round: step.round })
+      : t("day_vote", { round: step.round ?? 1 });
   const rows = [...counts.entries()].sort((a, b) => weight(b[1]) - weight(a[1]));
   return h(
     "div",
     { class: "card tally", role: "status", "aria-live": "polite" },
     h("h3", {}, title),
-    opening.data.needed ? h("p", { class: "hint" }, t("day_needed", { count: opening.data.needed })) : null,
+    step.needed ? h("p", { class: "hint" }, t("day_needed", { count: step.needed })) : null,
     rows.length
       ? h(
           "ul",
@@ -83,14 +74,10 @@ export function dayPanel(page) {
   );
 }
 
-function nominations(page, later) {
-  const by = new Map(); // nominee -> nominators
-  for (const event of later) {
-    const { player, target } = event.data;
-    if (event.kind === "nomination") by.set(target, [...(by.get(target) || []), player]);
-    if (event.kind === "withdrawal") by.set(target, (by.get(target) || []).filter((p) => p !== player));
-  }
-  const rows = [...by.entries()].filter(([, who]) => who.length);
+function nominations(page, entries) {
+  const by = new Map(); // nominee -> nominators (a withdrawn nomination is no entry)
+  for (const { seat, target } of entries) by.set(target, [...(by.get(target) || []), seat]);
+  const rows = [...by.entries()];
   return h(
     "div",
     { class: "card tally", role: "status", "aria-live": "polite" },

@@ -201,8 +201,8 @@ export function closeButton(page) {
 export function endBanner(page) {
   const over = gameOver(page);
   const won = over && page.seat !== null && over.winners.includes(page.seat);
-  // (Lupusburg's winner wins alone: no side won or lost)
-  const alone = Boolean(over?.characters) && over.winners.length === 1;
+  // (Lupusburg's winner wins alone, on points: no side won or lost)
+  const alone = Boolean(over?.scores) && over.winners.length === 1;
   const replay = `${location.origin}/?replay=${encodeURIComponent(page.view.game)}`;
   return h(
     "div",

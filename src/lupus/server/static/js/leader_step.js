@@ -138,8 +138,8 @@ function tally(page, state) {
     else if (entry.verb === "abstain") abstain++;
   }
   if (!votes.size && !abstain) return null;
-  const opened = [...page.events].reverse().find((event) => event.kind === "banishment_opens");
-  const needed = opened && stepStart(page) === page.events.indexOf(opened) ? opened.data.needed : null;
+  // (the votes a banishment needs, while it is the public step under way)
+  const needed = page.view.public?.step?.needed ?? null;
   return h(
     "div",
     { class: "leader-tally", role: "status" },

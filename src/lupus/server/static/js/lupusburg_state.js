@@ -1,7 +1,7 @@
 // Lupusburg's table as this seat knows it, read from its view alone: the day's bets,
 // tokens and ballots, the claw, what this seat was shown, from its merged events
-// (src/lupus/lupusburg/events.py); the Burgomaster and the cards turned up at the end
-// from the public table (`view.public`). Nothing here knows more than the view says. Houses
+// (src/lupus/lupusburg/events.py); the Burgomaster, the cards turned up at the end and
+// the end itself from the public table (`view.public`). Nothing here knows more than the view says. Houses
 // are ints, a player's are 2 * seat and 2 * seat + 1; map keys come as strings.
 
 import { t } from "./i18n.js";
@@ -19,7 +19,7 @@ function house(number) {
     how: null, // "own" | "seen" (the privilege) | "shown" (to this seat) | "end"
     chest: null, // true / false once known
     chestHow: null, // "own" | "peeked" | "end"
-    dead: null, // the cause, once `character_dies` says so
+    dead: null, // the cause, once the public table says it died
     claw: false,
     looked: false, // the Burgomaster used his privilege on it today
     tokens: 0, // the first voting's, today
@@ -52,6 +52,7 @@ export function readTable(page) {
     tieBreak: null,
     ballotsOut: false,
     day: 0,
+    night: 0, // the latest night begun
     over: null,
   };
   const at = (h) => {
@@ -80,10 +81,11 @@ const READ = {
       Object.assign(at(Number(h)), { character, how: "own", chest: Number(h) === d.chest, chestHow: "own" });
     }
   },
-  night(state) {
+  night(state, d) {
     // The claw moves again tonight; the day's tokens, evidence and votes stay on
     // the board until the next day begins (they are what the table last saw).
     state.stage = "night";
+    state.night = d.number;
     for (const one of state.houses) one.claw = false;
     state.privilege = null;
   },
@@ -93,12 +95,6 @@ const READ = {
   peeked(state, d, at) {
     const one = at(d.house);
     if (one.chestHow !== "own") Object.assign(one, { chest: d.chest, chestHow: "peeked" });
-  },
-  character_dies(state, d, at) {
-    const one = at(d.house);
-    one.dead = d.cause;
-    if (d.cause === "werewolf") one.claw = true;
-    if (d.cause === "vote") one.lynched = true;
   },
   day(state, d) {
     Object.assign(state, { stage: "privilege", day: d.number, passed: new Set(), keeping: null });
@@ -165,12 +161,6 @@ const READ = {
     state.ballotsOut = true;
     state.stage = "lynched";
   },
-  game_over(state, d) {
-    state.over = d;
-    state.stage = "over";
-    for (const [seat, [target, coin]] of Object.entries(d.bets)) state.bets[seat] = { target, coin };
-    state.drawn = null;
-  },
 };
 
 /** A bet's coin is kept (face down), or picked for a bettor who did not choose. */
@@ -180,17 +170,38 @@ function kept(state, d) {
   if (d.player === state.keeping) state.keeping = null;
 }
 
-/** What the public table tells (`view.public`): who is Burgomaster, and every
- * character and chest once the game's end has turned them face up. */
+/** What the public table tells (`view.public`): who is Burgomaster, every character
+ * and chest once the game's end has turned them face up, and the end (`over`: the
+ * winners, the scores and their parts, every bet with its coin, every character). */
 function fromPublic(page, state, at) {
+  const table = publicTable(page);
   state.burgomaster = holderOf(page, BURGOMASTER);
-  for (const player of publicTable(page).players) {
+  const characters = {};
+  for (const player of table.players) {
     for (const shown of player.houses || []) {
       const one = at(shown.house);
+      if (shown.death) died(state, one, shown.death);
+      if (shown.character !== null) characters[shown.house] = shown.character;
       if (shown.character !== null && one.how !== "own") Object.assign(one, { character: shown.character, how: "end" });
       if (shown.chest !== null && one.chestHow !== "own") Object.assign(one, { chest: shown.chest, chestHow: "end" });
     }
   }
+  const end = table.end;
+  if (!end) return;
+  state.over = { ...end, characters };
+  state.stage = "over";
+  for (const [seat, [target, coin]] of Object.entries(end.bets || {})) state.bets[seat] = { target, coin };
+  state.drawn = null;
+}
+
+/** A house's character died (`death`: its cause, phase and number, as the table
+ * tells it): the Werewolf's claw stays on it until the next night begins (night N
+ * comes before day N), a lynch shows until the next day begins. */
+function died(state, one, death) {
+  one.dead = death.cause;
+  if (death.cause === "werewolf" && state.night <= death.number) one.claw = true;
+  const dayAfter = death.phase === "day" ? state.day > death.number : state.day >= death.number;
+  if (death.cause === "vote" && !dayAfter) one.lynched = true;
 }
 
 /** Whose turn it is in a turn-by-turn step, as anyone at the table can tell: the bets

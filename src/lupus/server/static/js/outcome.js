@@ -7,7 +7,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { houseName } from "./lupusburg_state.js";
-import { gameOver, latestSentence } from "./story.js";
+import { gameOver, publicSentence } from "./story.js";
 import { playersBySeat, publicTable } from "./table.js";
 
 /** A role's name in the rulebook. */
@@ -43,10 +43,6 @@ function seatName(page, seat) {
   return found ? found.name : page.name(seat);
 }
 
-function inPhase(outcome, event) {
-  return event.audience === null && event.number === outcome.number;
-}
-
 export function votesText(count) {
   return count === 1 ? t("day_votes_one") : t("day_votes", { count });
 }
@@ -57,11 +53,8 @@ export function outcomePanel(page) {
   if (!outcome || outcome.number < 1 || outcome.phase === "setup") return null;
   const night = outcome.phase === "night";
   const deaths = (outcome.deaths || []).map((death) => {
-    // (in Lupusburg a character dies, one of the player's two houses)
-    const told =
-      death.house !== undefined && death.house !== null
-        ? latestSentence(page, (e) => e.kind === "character_dies" && e.audience === null && e.data.house === death.house)
-        : latestSentence(page, (e) => e.kind === "death" && e.audience === null && e.data.player === death.seat);
+    // (the sentence of the public event that told the death: `event`, its place)
+    const told = publicSentence(page, death.event);
     const how = causeText(page, death.cause);
     return h(
       "li",
@@ -71,15 +64,16 @@ export function outcomePanel(page) {
       h("span", { class: "how" }, told || (how ? t("death_cause", { how }) : t("death_plain"))),
     );
   });
-  const said = (kind, key) => latestSentence(page, (e) => e.kind === kind && inPhase(outcome, e)) || t(key);
+  // (the sentence of the event the outcome names, else the locale's words)
+  const said = (place, key) => publicSentence(page, place) || t(key);
   let quiet = null;
   if (!deaths.length && !night && outcome.tie?.length) {
     // (a tie decides nothing yet: a new round, or the Captain, is to come)
     const names = outcome.tie.map((seat) => seatName(page, seat)).join(", ");
     quiet = t("vote_tie", { players: names });
   } else if (!deaths.length) {
-    if (night) quiet = outcome.failed_attempt ? said("failed_attempt", "failed_attempt") : said("no_death", "nobody_died");
-    else quiet = said("no_elimination", "nobody_eliminated");
+    if (night) quiet = outcome.failed_attempt ? said(outcome.failed_event, "failed_attempt") : said(outcome.nobody_event, "nobody_died");
+    else quiet = said(outcome.nobody_event, "nobody_eliminated");
   }
   const votes = !night && outcome.votes?.length
     ? h(
@@ -104,7 +98,7 @@ export function outcomePanel(page) {
     { class: `card outcome outcome-${outcome.phase}`, role: "status", "aria-live": "polite", id: "outcome" },
     h("h3", {}, night ? t("morning_title", { n: outcome.number }) : t("vote_result_title", { n: outcome.number })),
     deaths.length ? h("ul", { class: "deaths" }, deaths) : h("p", { class: "quiet" }, quiet),
-    night && deaths.length && outcome.failed_attempt ? h("p", {}, said("failed_attempt", "failed_attempt")) : null,
+    night && deaths.length && outcome.failed_attempt ? h("p", {}, said(outcome.failed_event, "failed_attempt")) : null,
     votes,
   );
 }
@@ -163,7 +157,7 @@ export function endDetails(page) {
     "div",
     { class: "end-cards" },
     // (Lupusburg is won by one player, on points once the Werewolf has lost)
-    data.characters && winners.size === 1
+    data.scores && winners.size === 1
       ? h("p", { class: "winner-side" }, soleWinner(page, data))
       : data.winner
         ? h("p", { class: "winner-side" }, t("winners_side", { side: sideName(page, data.winner) }))

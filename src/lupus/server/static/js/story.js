@@ -2,22 +2,13 @@
 // for each event the index of its sentence among the lines (`told`, docs/protocol.md,
 // "view"). The server pairs each event with its sentence; the page reads the pairing,
 // it never counts lines to find it. What the game's public state is (who is alive, the
-// cards shown, the titles, the last outcome) is `view.public` (table.js), not read here.
+// cards shown, the titles, the last outcome, the step under way, the end) is
+// `view.public` (table.js), not read here.
 
 /** The sentence the server told for event `i` of the page's events, or null. */
 export function sentenceAt(page, i) {
   const at = page.told?.[i];
   return at === null || at === undefined ? null : (page.lines[at] ?? null);
-}
-
-/** The sentence of the latest event that `wanted`, in the rulebook's own words and the
- * reader's language (null: none, or the event has no sentence of its own). */
-export function latestSentence(page, wanted) {
-  for (let i = page.events.length - 1; i >= 0; i--) {
-    const said = sentenceAt(page, i);
-    if (said !== null && wanted(page.events[i])) return said;
-  }
-  return null;
 }
 
 /** The lines told to this seat alone (its events with an audience) since the phase
@@ -44,27 +35,36 @@ export function publicLines(page) {
   return page.lines.filter((_, i) => !secret.has(i));
 }
 
-/** The night step open now, as everyone was told it (its public `wake`), or null:
- * `{id, key}`, `key` naming it in this game ("2.3": night 2, its third step). */
-export function openStep(page) {
-  let step = null;
+/** The index among the page's events of the public event at `place` among the public
+ * events (the places `view.public` names: a death's `event`, the step's), or -1. */
+export function publicIndex(page, place) {
+  if (place === null || place === undefined) return -1;
   let count = 0;
-  for (const event of page.events) {
-    if (event.audience !== null) continue;
-    if (event.kind === "night") count = 0;
-    if (event.kind === "wake") {
-      count++;
-      step = { id: event.data.step, key: `${event.number}.${count}` };
-    } else if (event.phase !== "night" || event.kind === "dawn") step = null;
+  for (let i = 0; i < page.events.length; i++) {
+    if (page.events[i].audience !== null) continue;
+    if (count === place) return i;
+    count++;
   }
-  return page.view?.phase === "night" ? step : null;
+  return -1;
 }
 
-/** The game's end as it was told (`game_over`'s data: the winners, every card, the
+/** The sentence of the public event at `place` (as `publicIndex`), or null. */
+export function publicSentence(page, place) {
+  const i = publicIndex(page, place);
+  return i < 0 ? null : sentenceAt(page, i);
+}
+
+/** The night step open now, as everyone was told it (`view.public.step`, opened by its
+ * public call), or null: `{id, key}`, `key` naming it in this game ("2.3": night 2,
+ * its third step). */
+export function openStep(page) {
+  const step = page.view?.public?.step;
+  if (!step || step.step === null || page.view.phase !== "night") return null;
+  return { id: step.step, key: `${step.number}.${step.place}` };
+}
+
+/** The game's end as it was told (`view.public.end`: the winners, the side, the
  * scores), or null while the game goes on. */
 export function gameOver(page) {
-  for (let i = page.events.length - 1; i >= 0; i--) {
-    if (page.events[i].kind === "game_over") return page.events[i].data;
-  }
-  return null;
+  return page.view?.public?.end || null;
 }

@@ -12,7 +12,7 @@ import { t } from "./i18n.js";
 import { houseName } from "./lupusburg_state.js";
 import { answersPanel } from "./outcome.js";
 import { packPanel, partners } from "./pack.js";
-import { openStep, privateLinesOfPhase } from "./story.js";
+import { openStep, privateLinesOfPhase, publicIndex } from "./story.js";
 import { isDead, publicTable } from "./table.js";
 
 const PASSIVE = new Set(["pass", "keep", "sleep", "abstain"]);
@@ -90,11 +90,12 @@ export function stagesOf(page) {
 }
 
 /** The player this seat alone was shown at this step (the victim shown to the Witch),
- * or null: the target of the private event told to it since the step's wake. */
+ * or null: the target of the private event told to it since the step's public call
+ * (`view.public.step`'s event). */
 function shownTarget(page) {
-  for (let i = page.events.length - 1; i >= 0; i--) {
+  const start = publicIndex(page, page.view.public?.step?.event);
+  for (let i = page.events.length - 1; i > start; i--) {
     const event = page.events[i];
-    if (event.audience === null && event.kind === "wake") return null;
     if (event.audience && event.audience.includes(page.seat) && typeof event.data.target === "number") return event.data.target;
   }
   return null;

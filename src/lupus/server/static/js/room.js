@@ -28,6 +28,7 @@ export class RoomPage {
     this.told = []; // each event's sentence: its index in `lines` (null: none)
     this.chat = [];
     this.book = null;
+    this.bookAsked = null; // the rulebook whose entry was asked for last (loadBook)
     this.entering = null;
     this.revealed = false;
     this.busy = false;
@@ -256,9 +257,14 @@ export class RoomPage {
 
   async loadBook(rules) {
     if (this.book && this.book.id === rules) return;
-    const books = await (await fetch(`/api/rulebooks?lang=${lang()}`)).json();
-    this.book = books.find((b) => b.id === rules) || null;
-    this.render();
+    try {
+      const books = await (await fetch(`/api/rulebooks?lang=${lang()}`)).json();
+      this.book = books.find((b) => b.id === rules) || null;
+    } finally {
+      // (asked, found or not: a game screen waits for this, not for ever)
+      this.bookAsked = rules;
+      this.render();
+    }
   }
 
   /** At one table, the narrator reads the public story aloud (narrator.js): this
@@ -380,6 +386,8 @@ export class RoomPage {
     const focused = document.activeElement;
     const key = focused && this.main.contains(focused) ? focusKey(focused) : null;
     if (this.lobby.status === "lobby" || !this.view) fill(this.main, lobbyScreen(this));
+    // (a game screen names its cards from the rulebook: drawn once it is here)
+    else if (this.bookAsked !== this.lobby.rules) fill(this.main, h("p", { class: "card" }, t("connecting")));
     else fill(this.main, gameScreen(this));
     if (key && !this.main.contains(document.activeElement)) {
       const controls = this.main.querySelectorAll("button, a, input, select, textarea, summary");

@@ -15,7 +15,7 @@ from typing import Final
 
 from lupus.engine.deal import Deal, checked_deal, deal_request
 from lupus.engine.errors import RulebookError, SetupError
-from lupus.engine.events import EventSpec, told_kinds
+from lupus.engine.events import EventSpec
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.limits import MAX_PLAYERS, MAX_SEED
@@ -25,7 +25,6 @@ from lupus.engine.table import PublicTable, PublicTables, public_table
 from lupus.engine.untrusted import exact_int, kind_of, quoted
 from lupus.engine.views import View
 from lupus.files import printable
-from lupus.lupusburg.events import EVENTS as LUPUSBURG_EVENTS
 from lupus.lupusburg.family import FAMILY as LUPUSBURG
 from lupus.rulebooks import load as load_data
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -240,57 +239,29 @@ def village_plays() -> Plays:
 def cards_aside(book: Rulebook, counts: Mapping[str, int]) -> int:
     """How many cards of a deck of ``counts`` lie aside beside the players' (those a
     card brings for its holder, ``Role.extra_cards``: the Thief's two)."""
-    if family_of(book) is not VILLAGE:
-        return 0
-    return VILLAGE.registry().aside.count(counts)
+    return family_of(book).cards_aside(counts)
 
 
 def bringing_aside(book: Rulebook) -> frozenset[str]:
     """The cards of ``book`` that bring cards set aside (``cards_aside``)."""
-    if family_of(book) is not VILLAGE:
-        return frozenset()
-    return VILLAGE.registry().aside.cards & frozenset(book.roles)
+    return family_of(book).aside_cards() & frozenset(book.roles)
 
 
 def card_weights(book: Rulebook) -> dict[str, int]:
     """What each card of ``book`` is worth to its side, in plain villagers
-    (``Role.weight``): a pack card weighs as its pack's role, a card no role weighs as
-    a plain card of its side (1 for the village, -1 for another). Empty for a family
-    that deals one deck only."""
-    if family_of(book) is not VILLAGE:
-        return {}
-    pack = book.tagged(book.mechanics.pack_tag)
-    village = book.factions[0]
-    carded = {r.card: r.weight for r in VILLAGE.roles() if r.card and r.weight is not None}
-    pack_weight = next(
-        (r.weight for r in VILLAGE.roles() if r.pack and r.weight is not None and not r.card), None
-    )
-    weights: dict[str, int] = {}
-    for card, spec in book.roles.items():
-        weight = carded.get(card)
-        if weight is None and card in pack and pack_weight is not None:
-            weight = pack_weight
-        if weight is None:
-            weight = 1 if spec.faction == village else -1
-        weights[card] = weight
-    return weights
+    (``Role.weight``; ``Family.card_weights``). Empty for a family that deals one deck
+    only."""
+    return family_of(book).card_weights(book)
 
 
 def event_specs(book: Rulebook) -> Mapping[str, EventSpec]:
     """The event schema of ``book``'s family: one ``EventSpec`` per event kind (the
     village's own and those its role plugins declare, ``Role.events``; a kind declared
     twice is an error)."""
-    if family_of(book) is LUPUSBURG:
-        return LUPUSBURG_EVENTS
-    return VILLAGE.registry().events
-
-
-LUPUSBURG_TOLD: Final = told_kinds(LUPUSBURG_EVENTS)
+    return family_of(book).event_specs()
 
 
 def told_kinds_of(book: Rulebook) -> Mapping[str, str]:
     """Event kind -> how a narrator says it aloud at one table (``EventSpec.told``:
     ``"step"`` or ``"say"``), for the kinds of ``book``'s family said at all."""
-    if family_of(book) is LUPUSBURG:
-        return LUPUSBURG_TOLD
-    return VILLAGE.registry().told
+    return family_of(book).told_kinds()

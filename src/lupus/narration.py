@@ -18,7 +18,7 @@ from typing import Any
 
 from lupus.engine.model import LEADER, Event
 from lupus.engine.views import View
-from lupus.families import event_specs, family_of, told_kinds_of
+from lupus.families import family_of
 from lupus.messages import Fields, MessageError, Names, tables, untranslated
 from lupus.rulebooks.schema import Rulebook
 from lupus.spoken import SAY as SAY  # (re-exported)
@@ -49,10 +49,11 @@ class Narrator:
         self.strict = strict  # (and refuses a role's message it has in English only)
         self.untranslated = untranslated(book, self.lang) if strict else frozenset()
         # Lupusburg's houses, chests and tokens: the other families' events have none.
-        self.houses = bool(family_of(book).house_verbs)
+        family = family_of(book)
+        self.houses = bool(family.house_verbs)
         self.pack_told: frozenset[int] | None = None  # the members last told (see story)
-        self.told = told_kinds_of(book)  # how each kind is said aloud, if it is
-        self.specs = event_specs(book)  # (each kind's message variant)
+        self.told = family.told_kinds()  # how each kind is said aloud, if it is
+        self.specs = family.event_specs()  # (each kind's message variant)
 
     def error(self, key: str, problem: str) -> MessageError:
         return MessageError(f"{self.book.id} [{self.lang}]: message {key!r} {problem}")

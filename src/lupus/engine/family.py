@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Protocol, final
 
 from lupus.engine.deal import Deal
+from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -110,6 +111,29 @@ class Family:
     def untranslated(self, lang: str) -> frozenset[str]:
         """The keys of ``messages`` its plugins give in English only, not in ``lang``."""
         return frozenset()
+
+    def event_specs(self) -> Mapping[str, EventSpec]:
+        """Its event schema: one ``EventSpec`` per kind it (or a plugin of it) emits."""
+        raise NotImplementedError
+
+    def told_kinds(self) -> Mapping[str, str]:
+        """Kind -> how a narrator says it aloud (``EventSpec.told``), for the kinds said
+        at all; kept by a family whose table does not change (a narrator asks often)."""
+        return told_kinds(self.event_specs())
+
+    def cards_aside(self, counts: Mapping[str, int]) -> int:
+        """How many cards of a deck of ``counts`` lie aside beside the players' (a
+        Thief's two); none by default."""
+        return 0
+
+    def aside_cards(self) -> frozenset[str]:
+        """The cards that bring cards set aside (``cards_aside``); none by default."""
+        return frozenset()
+
+    def card_weights(self, book: Rulebook) -> dict[str, int]:
+        """What each card of ``book`` is worth to its side, in plain villagers (the
+        balance tool's points); empty for a family that deals one deck only."""
+        return {}
 
     def pack_steps(self) -> frozenset[str]:
         """The steps where the pack decides (a deck is told with the pack's cards at

@@ -8,6 +8,7 @@ from typing import Final, cast
 
 from lupus.engine.deal import Deal, every_player
 from lupus.engine.errors import SetupError
+from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.family import Family
 from lupus.engine.game import Game
 from lupus.engine.step import Step
@@ -15,6 +16,7 @@ from lupus.engine.table import TableReader
 from lupus.engine.untrusted import quoted
 from lupus.lupusburg import deal as dealing
 from lupus.lupusburg.day import BetTurn, PrivilegeStep
+from lupus.lupusburg.events import EVENTS
 from lupus.lupusburg.game import (
     HOUSE_VERBS,
     THIEF,
@@ -58,6 +60,10 @@ def make_steps(ids: Sequence[str], game: LupusburgGame) -> list[Step[LupusburgGa
 
 
 LAYOUT: Final = Layout(PhaseStart, Dawn, make_steps, WinCheck)
+
+
+TOLD: Final = told_kinds(EVENTS)
+"""How its kinds are said aloud (its table never changes: worked out once)."""
 
 
 class LupusburgFamily(Family):
@@ -157,6 +163,12 @@ class LupusburgFamily(Family):
                 "character could die after the first night and a game could never end"
             )
         return None
+
+    def event_specs(self) -> Mapping[str, EventSpec]:
+        return EVENTS
+
+    def told_kinds(self) -> Mapping[str, str]:
+        return TOLD
 
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
         return LupusburgTable(names)

@@ -18,7 +18,7 @@ import lupus.roles as role_modules
 from lupus.engine.deal import Deal, every_player, seat_names
 from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
-from lupus.engine.events import scalar_kinds
+from lupus.engine.events import EventSpec, scalar_kinds
 from lupus.engine.events import table as event_table
 from lupus.engine.family import Dealing, Family
 from lupus.engine.game import Game
@@ -196,6 +196,39 @@ class VillageFamily(Family):
                 found.update(role.texts.get(lang, {}))
         return found
 
+    def event_specs(self) -> Mapping[str, EventSpec]:
+        return self.registry().events
+
+    def told_kinds(self) -> Mapping[str, str]:
+        return self.registry().told
+
+    def cards_aside(self, counts: Mapping[str, int]) -> int:
+        return self.registry().aside.count(counts)
+
+    def aside_cards(self) -> frozenset[str]:
+        return self.registry().aside.cards
+
+    def card_weights(self, book: Rulebook) -> dict[str, int]:
+        """A card weighs as its role declares (``Role.weight``); a pack card without a
+        role of its own weighs as its pack's role; any other as a plain card of its
+        side (1 for the village, -1 for another)."""
+        roles = self.roles()
+        pack = book.tagged(book.mechanics.pack_tag)
+        village = book.factions[0]
+        carded = {r.card: r.weight for r in roles if r.card and r.weight is not None}
+        pack_weight = next(
+            (r.weight for r in roles if r.pack and r.weight is not None and not r.card), None
+        )
+        weights: dict[str, int] = {}
+        for card, spec in book.roles.items():
+            weight = carded.get(card)
+            if weight is None and card in pack and pack_weight is not None:
+                weight = pack_weight
+            if weight is None:
+                weight = 1 if spec.faction == village else -1
+            weights[card] = weight
+        return weights
+
     def untranslated(self, lang: str) -> frozenset[str]:
         if lang == "en":
             return frozenset()
@@ -252,7 +285,7 @@ class VillageFamily(Family):
         minimum configuration when the table is below it: werewolf recommends decks for
         3 to 7 players, which the pages play under that rule and say so), or None."""
         cards = sum(counts.values())  # (counted before a card is laid out)
-        aside = self.registry().aside.count(counts)
+        aside = self.cards_aside(counts)
         if cards != players + aside:
             return f"{cards} cards for {players} players{beside(players, aside)}"
         if not deals_a_killer(book, self.roles(), counts):

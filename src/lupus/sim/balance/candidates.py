@@ -43,7 +43,11 @@ def points(book: Rulebook, counts: Mapping[str, int]) -> int:
     """The deck's score as game designers count it: each card's worth to its side
     (``families.card_weights``, from ``Role.weight``) summed; near 0 is a deck a
     designer would call even, before a game is played."""
-    weights = card_weights(book)
+    return summed(card_weights(book), counts)
+
+
+def summed(weights: Mapping[str, int], counts: Mapping[str, int]) -> int:
+    """The points of ``counts`` by these weights (``points``, its weights read once)."""
     return sum(weights.get(card, 0) * count for card, count in counts.items())
 
 
@@ -53,7 +57,8 @@ def closest_by_points(book: Rulebook, pool: list[Counts], field: int) -> list[Co
     with before it plays."""
     if len(pool) <= field:
         return pool
-    ranked = sorted(range(len(pool)), key=lambda i: (abs(points(book, pool[i])), i))
+    weights = card_weights(book)
+    ranked = sorted(range(len(pool)), key=lambda i: (abs(summed(weights, pool[i])), i))
     kept = sorted(ranked[:field])
     return [pool[i] for i in kept]
 

@@ -127,7 +127,7 @@ asyncio.events.Handle._run = _timed
 
 
 def _patch_store():
-    from lupus.server import store
+    from lupus.server import store_sqlite as store
 
     def timed(name):
         method = getattr(store.SQLiteStore, name)

@@ -14,16 +14,20 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import websockets
+
+from lupus.server.store import Store
+from lupus.server.stores import open_store
 
 
 def free_port() -> int:
@@ -67,7 +71,14 @@ bot). ``tests/test_server_stall*.py`` test the rulebooks' timers and absent peop
 
 class Server:
     """``lupus serve`` in a subprocess (see the module docstring), with ``limits``
-    (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``."""
+    (``--limit``: ``RELAXED`` unless told) and any other ``options`` of ``serve``.
+
+    ``database_of`` says what ``--database`` a test's database file stands for: the file
+    itself, or, while the suite runs on PostgreSQL (``store_kind`` in conftest.py), a
+    database of its own on the tests' PostgreSQL server (the same file, the same
+    database: a server restarted on it finds its rooms)."""
+
+    database_of: ClassVar[Callable[[str], str]] = str
 
     def __init__(
         self,
@@ -77,6 +88,7 @@ class Server:
         options: tuple[str, ...] = (),
     ) -> None:
         self.database = database
+        self.address = Server.database_of(str(database))
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = database.with_suffix(f".{self.port}.log")
@@ -94,7 +106,7 @@ class Server:
     def start(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         command = [sys.executable, "-m", "lupus", "serve", "--port", str(self.port)]
-        command += ["--database", str(self.database), "--log-level", "warning"]
+        command += ["--database", self.address, "--log-level", "warning"]
         for name, value in self.limits.items():
             command += ["--limit", f"{name}={value}"]
         command += list(self.options)
@@ -109,6 +121,22 @@ class Server:
                     return self
             time.sleep(0.05)
         raise RuntimeError("the server did not start")
+
+    def store(self) -> Store:
+        """The server's store, opened from the test's process."""
+        return open_store(self.address)
+
+    def sql(self, statement: str) -> list[tuple[Any, ...]]:
+        """One SQL statement on the server's database, SQLite or PostgreSQL (written
+        in what both read), committed; its rows."""
+        if self.address.startswith("postgresql://"):
+            import psycopg
+
+            with psycopg.connect(self.address, autocommit=True) as db:
+                found = db.execute(statement)
+                return found.fetchall() if found.description else []
+        with contextlib.closing(sqlite3.connect(self.address)) as db, db:
+            return db.execute(statement).fetchall()
 
     def kill(self) -> None:
         """SIGKILL: nothing is flushed, nothing is closed."""
@@ -134,6 +162,11 @@ class Server:
         answer = httpx.post(f"{self.http}/api/rooms", json=UNTIMED | settings, timeout=10)
         assert answer.status_code == 201, answer.text
         return dict(answer.json())
+
+
+def store_at(database: Path) -> Store:
+    """The store a server on ``database`` keeps its games in, opened from the test."""
+    return open_store(Server.database_of(str(database)))
 
 
 @contextlib.contextmanager

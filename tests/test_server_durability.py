@@ -35,14 +35,14 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from tests.server_harness import Player, Server
+from tests.server_harness import Player, Server, store_at
 
 from lupus import scenario as sc
 from lupus.engine.model import LEADER, Action
 from lupus.server.hub import Hub
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
-from lupus.server.store import SQLiteStore
+from lupus.server.store import Store
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
@@ -216,7 +216,7 @@ class Table:
     def check_stored(self, database: Path) -> None:
         """While the server is dead: the store holds exactly what was acknowledged (and
         perhaps the one action in flight, whose acknowledgement was lost)."""
-        store = SQLiteStore(database)
+        store = store_at(database)
         try:
             found = store.scenario(self.game_id)
         finally:
@@ -490,7 +490,7 @@ class BotRoom:
             self.playing.exception()  # (the connection was cut: that is expected)
         else:
             self.playing.cancel()
-        store = SQLiteStore(database)
+        store = store_at(database)
         try:
             found = store.scenario(self.game_id)
         finally:
@@ -536,18 +536,12 @@ def test_a_room_that_cannot_be_restored_keeps_its_game_secret(tmp_path: Path) ->
 
         asyncio.run(play())
         server.kill()
-        with contextlib.closing(sqlite3.connect(server.database)) as db, db:
-            db.execute("UPDATE rooms SET state = '{}'")
+        server.sql("UPDATE rooms SET state = '{}'")
         server.start()
         assert rooms_on(server) == 0
-        game = httpx.get(f"{server.http}/api/games/{table_game(server.database)}/scenario")
+        ((game_id,),) = server.sql("SELECT id FROM games")
+        game = httpx.get(f"{server.http}/api/games/{game_id}/scenario")
         assert game.status_code == 404
-
-
-def table_game(database: Path) -> str:
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        (game,) = db.execute("SELECT id FROM games").fetchone()
-    return str(game)
 
 
 def test_lobby_chat_survives_a_restart(tmp_path: Path) -> None:
@@ -583,7 +577,7 @@ class Killed(Exception):
 class DiesAfter:
     """A store whose process dies right after its ``fatal`` method committed."""
 
-    def __init__(self, store: SQLiteStore, fatal: str) -> None:
+    def __init__(self, store: Store, fatal: str) -> None:
         self.store, self.fatal, self.dead = store, fatal, False
 
     def __getattr__(self, name: str) -> Any:
@@ -609,7 +603,7 @@ def test_a_kill_between_the_deal_and_the_rooms_save(tmp_path: Path) -> None:
     """The host starts with bots in the empty seats and the process dies right after
     the game's setup is committed: the restored room still has its bots."""
     database = tmp_path / "lupus.db"
-    store = SQLiteStore(database)
+    store = store_at(database)
     settings = RoomSettings(rules="werewolf", players=8, host_name="Ann")
     dying = DiesAfter(store, "start_game")
     room = Room("ABCDE", settings, dying, no_schedule)  # type: ignore[arg-type]
@@ -617,7 +611,7 @@ def test_a_kill_between_the_deal_and_the_rooms_save(tmp_path: Path) -> None:
     with pytest.raises(Killed):
         room.start("heuristic")
     store.close()
-    again = SQLiteStore(database)
+    again = store_at(database)
     try:
         (record,) = again.open_rooms()
         restored = Room.restore(record.code, record.state, record.game, again, no_schedule)
@@ -637,7 +631,7 @@ def test_a_new_room_never_takes_an_expired_rooms_code(
     codes = iter(["ABCDE", "ABCDE", "FGHJK"])
     monkeypatch.setattr("lupus.server.hub.new_code", lambda: next(codes))
     now = [time.time()]
-    hub = Hub(SQLiteStore(database), no_schedule, lambda: now[0])
+    hub = Hub(store_at(database), no_schedule, lambda: now[0])
     hub.create(settings)
     now[0] += settings.expire_after + 1
     hub.sweep()
@@ -645,7 +639,7 @@ def test_a_new_room_never_takes_an_expired_rooms_code(
     room, _, _ = hub.create(settings)
     assert room.code == "FGHJK"
     hub.store.close()
-    restarted = Hub(SQLiteStore(database), no_schedule)
+    restarted = Hub(store_at(database), no_schedule)
     try:
         assert restarted.restore() == 1 and "FGHJK" in restarted.rooms
     finally:
@@ -672,7 +666,7 @@ def test_a_restart_between_games_keeps_the_lobby(tmp_path: Path) -> None:
     bots and results; a restart then comes back to that lobby (not to the last game),
     where the host moves a seat and starts the next game."""
     database = tmp_path / "lupus.db"
-    store = SQLiteStore(database)
+    store = store_at(database)
     settings = RoomSettings(rules="mafia-classic", players=4, host_name="Ann", pace=0)
     room = Room("ABCDE", settings, store, no_schedule)
     room.create_host()
@@ -683,7 +677,7 @@ def test_a_restart_between_games_keeps_the_lobby(tmp_path: Path) -> None:
     assert (room.status, room.number, room.game) == ("lobby", 1, None)
     seats = [None if seat is None else (seat.name, seat.bot) for seat in room.seats]
     store.close()
-    again = SQLiteStore(database)
+    again = store_at(database)
     try:
         (record,) = again.open_rooms()
         restored = Room.restore(record.code, record.state, record.game, again, no_schedule)

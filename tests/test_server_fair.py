@@ -504,7 +504,7 @@ def night_mark(event: Frame) -> bool:
 
 # ---------------------------------------------------------------------- the tests
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("fair") / "lupus.db") as started:
         yield started
 

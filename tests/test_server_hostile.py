@@ -360,7 +360,7 @@ class HostileRoom(RuleBasedStateMachine):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("hostile") / "lupus.db") as started:
         yield started
 

@@ -634,7 +634,7 @@ def test_card_words_find_cards() -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Server:
     with running(tmp_path_factory.mktemp("leaks") / "lupus.db") as started:
         yield started
 

@@ -64,7 +64,7 @@ def problem(answer: httpx.Response, status: int, code: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The server as shipped: no ``--limit``."""
     started = Server(tmp_path_factory.mktemp("limits") / "lupus.db", limits={}).start()
     try:
@@ -422,7 +422,7 @@ def test_new_qr_codes_are_rate_limited_per_client(server: Server) -> None:
 
 # ---------------------------------------------------------------------- time-outs
 @pytest.fixture(scope="module")
-def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def impatient(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with one-second time-outs and a public URL."""
     limits: dict[str, object] = {"header_timeout": 1.0, "body_timeout": 1.0, "frame_timeout": 1.0}
     path = tmp_path_factory.mktemp("impatient") / "lupus.db"

@@ -94,7 +94,7 @@ def test_a_step_with_its_own_timer_is_left_to_it() -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
     with running(tmp_path_factory.mktemp("modes") / "lupus.db") as started:
         yield started
 

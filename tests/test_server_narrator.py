@@ -27,7 +27,7 @@ from tests.stall_harness import QUICK, Person, four_seated
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     started = Server(tmp_path_factory.mktemp("narrator") / "lupus.db", limits=QUICK).start()
     try:
         yield started

@@ -34,7 +34,7 @@ from lupus.server.limits import ServerLimits
 from lupus.server.pacing import minimum
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
-from lupus.server.store import SQLiteStore
+from lupus.server.store_sqlite import SQLiteStore
 from lupus.village.game import VillageGame
 
 Frame = dict[str, Any]

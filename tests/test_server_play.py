@@ -13,7 +13,7 @@ from lupus.rulebooks import available
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Server:
     with running(tmp_path_factory.mktemp("server") / "lupus.db") as started:
         yield started
 

@@ -34,7 +34,7 @@ Frame = dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running(tmp_path_factory.mktemp("protocol") / "lupus.db") as started:
         yield started
 

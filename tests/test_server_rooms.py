@@ -19,7 +19,7 @@ from lupus.server.clients import Client
 from lupus.server.hub import Hub
 from lupus.server.protocol import ProtocolError
 from lupus.server.settings import RoomSettings
-from lupus.server.store import SQLiteStore
+from lupus.server.store_sqlite import SQLiteStore
 
 
 def hub_with(store: SQLiteStore | None = None) -> tuple[Hub, Clock]:

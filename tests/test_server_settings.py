@@ -24,7 +24,6 @@ import pytest
 from tests.server_harness import RELAXED, Player, Server, ask, host_of
 
 from lupus.families import load
-from lupus.server.store import SQLiteStore
 
 ROOM: dict[str, Any] = {
     "rules": "mafia-classic",
@@ -40,7 +39,7 @@ NAMES = ["Ann", "Bob", "Cy"]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     started = Server(tmp_path_factory.mktemp("settings") / "lupus.db").start()
     try:
         yield started
@@ -253,7 +252,7 @@ def test_a_change_survives_a_restart(tmp_path: Path) -> None:
 
         asyncio.run(change())
         server.kill()
-        store = SQLiteStore(server.database)
+        store = server.store()
         try:
             (record,) = [r for r in store.open_rooms() if r.code == created["room"]]
             kept = record.state["settings"]

@@ -33,7 +33,7 @@ CARDS = {"werewolf": 2, "seer": 1, "hunter": 1, "villager": 4}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     started = Server(tmp_path_factory.mktemp("dead") / "lupus.db", limits=QUICK).start()
     try:
         yield started

@@ -37,7 +37,7 @@ SLACK = 3.0  # how much later than the grace a busy machine may pass them on
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     started = Server(tmp_path_factory.mktemp("host") / "lupus.db", limits=QUICK).start()
     try:
         yield started

@@ -23,7 +23,7 @@ from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
 from lupus.server.rooms import Room
 from lupus.server.settings import RoomSettings
-from lupus.server.store import SQLiteStore
+from lupus.server.store_sqlite import SQLiteStore
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 

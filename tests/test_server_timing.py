@@ -34,7 +34,7 @@ SEEDS = (1, 2, 3)  # tables where a Seer, Witch or Little Girl dies before a lat
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Server:
     with running(tmp_path_factory.mktemp("timing") / "lupus.db") as started:
         yield started
 

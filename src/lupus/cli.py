@@ -15,21 +15,17 @@ from lupus import scenario as sc
 from lupus.cli_input import (
     checked_seed,
     fail,
-    flag_text,
     parse_bots,
     parse_options,
     parse_players,
     parse_range,
     refuse,
-    server_limits,
     worker_count,
     writable,
 )
 from lupus.cli_reports import balance_lines, simulation_lines
+from lupus.cli_serve import db_app, serve
 from lupus.engine.errors import LupusError, SetupError
-from lupus.engine.limits import (
-    MAX_PORT,
-)
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import exact_int, quoted
 from lupus.families import load
@@ -344,60 +340,12 @@ def play(
         raise fail(exc) from exc
 
 
-@app.command()
-def serve(
-    host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0: every network of the machine).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    database: Annotated[
-        Path, typer.Option(help="SQLite file keeping every room and game (made if missing).")
-    ] = Path("lupus.db"),
-    log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            help="The address players reach the server at (http://host:port): join links "
-            "and QR codes use it (by default, the Host a request names, if it is a host name)."
-        ),
-    ] = None,
-    limit: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="NAME=VALUE: one of the server's limits (docs/protocol.md, Limits), such "
-            "as rooms_per_client=50; may be given for several."
-        ),
-    ] = None,
-) -> None:
-    """Run the game server: rooms, live play over WebSockets, durable games.
-
-    Open the printed address; friends on the same network join with the room's link.
-    Every room and game is kept in --database, and a restart resumes them all.
-    """
-    from lupus.server.links import checked_public_url
-    from lupus.server.serving import run as run_server
-
-    levels = ("debug", "info", "warning", "error", "critical")
-    try:
-        exact_int(port, "--port", 0, MAX_PORT)
-        flag_text(host, "--host")
-        writable(database, "--database")
-        if log_level not in levels:
-            raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
-        if public_url is not None:
-            try:
-                public_url = checked_public_url(flag_text(public_url, "--public-url"))
-            except ValueError as exc:
-                raise SetupError(str(exc)) from exc
-        limits = server_limits(limit or [])
-    except LupusError as exc:
-        raise fail(exc) from exc
-    run_server(host, port, database, log_level, limits=limits, public_url=public_url)
-
-
 def main() -> None:  # pragma: no cover - console entry point
     app()
 
+
+app.command()(serve)
+app.add_typer(db_app, name="db")
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ from lupus.server.routes_games import GameRoutes
 from lupus.server.routes_public import PublicRoutes
 from lupus.server.routes_rooms import RoomRoutes
 from lupus.server.routes_ws import AsgiEndpoint, SocketRoute, write
-from lupus.server.store import SQLiteStore, Store
+from lupus.server.store import Store
+from lupus.server.stores import is_postgres, open_store
 from lupus.server.work import Worker
 
 log = logging.getLogger("lupus.server")
@@ -43,10 +45,12 @@ def create_app(
     limits: ServerLimits | None = None,
     public_url: str | None = None,
 ) -> Starlette:
-    """The server around ``store`` (a SQLite file at ``database`` by default), with
+    """The server around ``store`` (by default the one ``database`` names: a SQLite
+    file, or a ``postgresql://`` address, ``lupus.server.stores``), with
     ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
     when it is given (``links.checked_public_url``)."""
-    kept: Store = store if store is not None else SQLiteStore(database)
+    node = secrets.token_hex(6)  # (this process, among those sharing a PostgreSQL database)
+    kept: Store = store if store is not None else open_store(database, node=node)
     limits = limits or ServerLimits()
 
     def schedule(delay: float, call: Callable[[], None]) -> Any:
@@ -54,6 +58,12 @@ def create_app(
 
     worker = Worker()
     hub = Hub(kept, schedule, limits=limits, work=worker.put)
+    if store is None and is_postgres(database):
+        from lupus.server.cluster import Cluster  # (psycopg: the postgres extra)
+        from lupus.server.store_postgres import PostgresStore
+
+        assert isinstance(kept, PostgresStore)
+        hub.cluster = Cluster(hub, kept, lambda: None)
     renders = Renders()  # QR codes and finished games' scenarios, made once
 
     @contextlib.asynccontextmanager
@@ -61,11 +71,15 @@ def create_app(
         hub.restore()
         sweeper = asyncio.create_task(sweep(hub, sweep_every))
         working = asyncio.create_task(worker.run())
+        sharing = None if hub.cluster is None else asyncio.create_task(hub.cluster.run())
         try:
             yield
         finally:
             sweeper.cancel()
             working.cancel()
+            if sharing is not None and hub.cluster is not None:
+                sharing.cancel()
+                hub.cluster.stop()  # (its rooms are let go before its clients are closed)
             for room in hub.rooms.values():
                 for client in list(room.clients):
                     client.close()

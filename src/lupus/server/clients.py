@@ -12,6 +12,7 @@ import asyncio
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Final
 
 from lupus.engine.game import Game
@@ -125,6 +126,8 @@ class Client:
         # The digest of the token this spectator's connection watches by as the room's
         # narrator (``narrating``): closed once the host chooses another.
         self.narrator_key: str | None = None
+        # Where its messages go when its room runs in another process (``cluster``).
+        self.relay: Callable[[str | bytes], None] | None = None
 
     # ------------------------------------------------------------------ out
     def send(self, message: dict[str, object]) -> None:

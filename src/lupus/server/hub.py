@@ -18,6 +18,7 @@ from lupus.engine.model import LEADER
 from lupus.engine.untrusted import bounded
 from lupus.server.chat import post
 from lupus.server.clients import Client
+from lupus.server.cluster import Cluster, Elsewhere
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
@@ -48,7 +49,7 @@ from lupus.server.room_parts import Schedule, Work
 from lupus.server.rooms import Room
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
-from lupus.server.store import Store
+from lupus.server.store import RoomRecord, Store
 
 log = logging.getLogger("lupus.server")
 
@@ -79,6 +80,8 @@ class Hub:
         self.work = work
         self.ticks = ticks
         self.rooms: dict[str, Room] = {}
+        # The other processes on the same database, if any (set by ``create_app``).
+        self.cluster: Cluster | None = None
 
     # ------------------------------------------------------------------ rooms
     def create(self, settings: RoomSettings) -> tuple[Room, str, int | None]:
@@ -89,6 +92,8 @@ class Hub:
         code = new_code()
         while code in self.rooms or self.store.known(code):  # (an expired room's too)
             code = new_code()
+        if self.cluster is not None:
+            self.cluster.made(code)
         room = Room(
             code,
             settings,
@@ -111,27 +116,36 @@ class Hub:
         return room, token, seat
 
     def restore(self) -> int:
-        """Reload every open room from the store (at start); how many."""
-        for record in self.store.open_rooms():
-            try:
-                room = Room.restore(
-                    record.code,
-                    record.state,
-                    record.game,
-                    self.store,
-                    self.schedule,
-                    self.clock,
-                    self.ticks,
-                    self.work,
-                    self.limits,
-                )
-            except Exception:
-                log.exception("room_not_restored room=%s", record.code)
-                continue
-            self.rooms[record.code] = room
-            room.bots.schedule()
+        """Reload every open room from the store (at start); how many. Several
+        processes on one database take the rooms by their leases instead
+        (``cluster``)."""
+        if self.cluster is None:
+            for record in self.store.open_rooms():
+                self.load(record)
         log.info("rooms_restored count=%d", len(self.rooms))
         return len(self.rooms)
+
+    def load(self, record: RoomRecord) -> Room | None:
+        """A stored room, its game replayed, run here from now on (None: it no longer
+        loads, which is logged)."""
+        try:
+            room = Room.restore(
+                record.code,
+                record.state,
+                record.game,
+                self.store,
+                self.schedule,
+                self.clock,
+                self.ticks,
+                self.work,
+                self.limits,
+            )
+        except Exception:
+            log.exception("room_not_restored room=%s", record.code)
+            return None
+        self.rooms[record.code] = room
+        room.bots.schedule()
+        return room
 
     def sweep(self) -> None:
         """Drop the rooms nobody used for their ``expire_after`` (finished, or left)."""
@@ -141,11 +155,17 @@ class Hub:
             if not room.clients and idle > room.settings.expire_after:
                 self.store.drop_room(code)
                 del self.rooms[code]
+                if self.cluster is not None:
+                    self.cluster.forget(code)
                 log.info("room_expired room=%s", code)
         self.gate.sweep(self.rooms)
 
     def room(self, code: str) -> Room:
-        room = self.rooms.get(code.strip().upper())
+        """The room ``code``, run here (``cluster.Elsewhere``: by another process)."""
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is None and self.cluster is not None:
+            room = self.cluster.locate(code)
         if room is None:
             raise ProtocolError("unknown_room", "unknown_room")
         return room
@@ -156,6 +176,9 @@ class Hub:
         against the rate limit, junk too, by its length (``reading.WEIGHED``); its id
         (when it has one, even in a frame too long) is echoed in the answer, but a
         long one's refused for its rate (unread)."""
+        if client.relay is not None:  # (its room runs in another process: ``cluster``)
+            client.relay(raw)
+            return
         ref: int | None = None
         try:
             size = size_of(raw)
@@ -299,6 +322,9 @@ class Hub:
             raise ProtocolError("slow_down", "too_many_guesses")
         try:
             self.admit(client, message)
+        except Elsewhere as there:
+            assert self.cluster is not None
+            self.cluster.relay(client, there.owner, message)
         except ProtocolError as exc:
             if exc.code in GUESSED or (isinstance(message, Watch) and message.token):
                 guesses.take()
@@ -351,6 +377,8 @@ class Hub:
         return token is not None and room.is_host(digest(token))
 
     def leave(self, client: Client) -> None:
+        if client.relay is not None and self.cluster is not None:
+            self.cluster.gone(client)
         room = client.room
         if isinstance(room, Room):
             room.disconnect(client)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import uvicorn
 
+from lupus.server import stores
 from lupus.server.app import create_app
 from lupus.server.limits import ServerLimits
 from lupus.server.protocol import MAX_FRAME
@@ -68,7 +69,7 @@ def promote(phase: str, info: dict[str, int]) -> None:
 def run(
     host: str,
     port: int,
-    database: Path,
+    database: str | Path,
     log_level: str = "info",
     *,
     limits: ServerLimits | None = None,
@@ -82,7 +83,8 @@ def run(
     http, ws = protocols(limits)
     tune_collector()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    print(f"lupus: serving on http://{shown}:{port}/ (games kept in {database})", flush=True)
+    kept = stores.shown(database)
+    print(f"lupus: serving on http://{shown}:{port}/ (games kept in {kept})", flush=True)
     uvicorn.run(
         app,
         host=host,

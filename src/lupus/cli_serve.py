@@ -1,0 +1,140 @@
+"""`lupus serve` and `lupus db`: the game server and the database it keeps games in.
+
+The database is a SQLite file by default, or a PostgreSQL server that several
+``lupus serve`` processes share (``--database postgresql://...`` or the
+``LUPUS_DATABASE`` variable); ``lupus db`` creates, upgrades and checks its schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+import typer
+
+from lupus.cli_input import fail, flag_text, refuse, server_limits, writable
+from lupus.engine.errors import LupusError, SetupError
+from lupus.engine.limits import MAX_PORT
+from lupus.engine.untrusted import exact_int, quoted
+
+DATABASE_HELP: Final = (
+    "Where rooms and games are kept: a SQLite file (made if missing), or a PostgreSQL "
+    "database, postgresql://user:password@host/name, which several servers may share."
+)
+
+Database = Annotated[str, typer.Option(help=DATABASE_HELP, envvar="LUPUS_DATABASE")]
+
+db_app = typer.Typer(
+    help="The database's schema: `lupus db check` says whether it is current, "
+    "`lupus db upgrade` brings it up to date (a server does so as it starts).",
+    no_args_is_help=True,
+)
+
+CHECK_CURRENT, CHECK_OLD, CHECK_UNREACHABLE = 0, 1, 2
+"""`lupus db check`'s exit statuses."""
+
+
+def checked_database(database: str) -> str:
+    """The ``--database`` as given, refused if it is neither a writable file's place nor
+    a PostgreSQL address."""
+    from pathlib import Path
+
+    from lupus.server.stores import is_postgres
+
+    database = flag_text(database, "--database")
+    if not is_postgres(database):
+        writable(Path(database), "--database")
+    return database
+
+
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every network of the machine).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Database = "lupus.db",
+    log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address players reach the server at (http://host:port): join links "
+            "and QR codes use it (by default, the Host a request names, if it is a host name)."
+        ),
+    ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=VALUE: one of the server's limits (docs/protocol.md, Limits), such "
+            "as rooms_per_client=50; may be given for several."
+        ),
+    ] = None,
+) -> None:
+    """Run the game server: rooms, live play over WebSockets, durable games.
+
+    Open the printed address; friends on the same network join with the room's link.
+    Every room and game is kept in --database, and a restart resumes them all.
+    """
+    from lupus.server.links import checked_public_url
+    from lupus.server.serving import run as run_server
+
+    levels = ("debug", "info", "warning", "error", "critical")
+    try:
+        exact_int(port, "--port", 0, MAX_PORT)
+        flag_text(host, "--host")
+        database = checked_database(database)
+        if log_level not in levels:
+            raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+        if public_url is not None:
+            try:
+                public_url = checked_public_url(flag_text(public_url, "--public-url"))
+            except ValueError as exc:
+                raise SetupError(str(exc)) from exc
+        limits = server_limits(limit or [])
+    except LupusError as exc:
+        raise fail(exc) from exc
+    try:
+        run_server(host, port, database, log_level, limits=limits, public_url=public_url)
+    except LupusError as exc:  # (the store: unreachable, or a schema newer than this lupus)
+        raise fail(exc) from exc
+
+
+@db_app.command()
+def check(database: Database = "lupus.db") -> None:
+    """Say whether the database's schema is this lupus's: exit 0 when it is current, 1
+    when it needs `lupus db upgrade`, 2 when the database cannot be reached."""
+    from lupus.server.store import Unreachable
+    from lupus.server.stores import schema_of, shown
+
+    try:
+        database = checked_database(database)
+        schema = schema_of(database)
+    except Unreachable as exc:
+        typer.echo(f"lupus: cannot reach the database: {exc}", err=True)
+        raise typer.Exit(CHECK_UNREACHABLE) from exc
+    except LupusError as exc:
+        raise fail(exc) from exc
+    typer.echo(f"{shown(database)}: {schema.describe()}")
+    raise typer.Exit(CHECK_CURRENT if schema.current else CHECK_OLD)
+
+
+@db_app.command("upgrade")
+def upgrade_schema(database: Database = "lupus.db") -> None:
+    """Create the database's schema, or bring it up to this lupus's version (safe to run
+    while servers start: one upgrade runs at a time)."""
+    from lupus.server.store import Unreachable
+    from lupus.server.stores import shown, upgrade
+
+    try:
+        database = checked_database(database)
+        before, after = upgrade(database)
+    except Unreachable as exc:
+        typer.echo(f"lupus: cannot reach the database: {exc}", err=True)
+        raise typer.Exit(CHECK_UNREACHABLE) from exc
+    except LupusError as exc:
+        raise fail(exc) from exc
+    if before.found == after.found:
+        typer.echo(f"{shown(database)}: {after.describe()}; nothing to do")
+    else:
+        upgraded = f"from version {before.found} to {after.found}"
+        typer.echo(f"{shown(database)}: schema upgraded {upgraded}")
+    if not after.current:
+        raise refuse(after.describe())

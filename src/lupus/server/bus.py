@@ -1,0 +1,124 @@
+"""Messages between the ``lupus serve`` processes of one database: PostgreSQL's
+``NOTIFY`` on the receiver's channel, ``LISTEN`` on one's own.
+
+Each process listens on ``lupus_<node>``. A message is a JSON object; one longer than a
+notification holds (8,000 bytes) goes in numbered parts, put back together on arrival
+(the notifications one session sends arrive in the order it sent them). Messages are
+queued and sent together once the event loop's current work is done, in one round
+trip (a pipeline), on a connection of their own (one session: their order is kept).
+A message to a process that died is lost, and nothing waits for an answer: the
+processes learn of a death from its leases (``lupus.server.leases``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, Final
+
+import psycopg
+
+from lupus.server.store_postgres import CONNECT
+
+log = logging.getLogger("lupus.server")
+
+MAX_PAYLOAD: Final = 7800
+"""Bytes of a notification's payload we send whole (PostgreSQL's limit is 8,000)."""
+
+PART: Final = 5000
+"""Bytes of a long message per part (base64 makes it 6,668 characters)."""
+
+
+def channel(node: str) -> str:
+    return f"lupus_{node}"
+
+
+class Bus:
+    """One process's end of the messages (see the module docstring)."""
+
+    def __init__(self, url: str, node: str, received: Callable[[dict[str, Any]], None]) -> None:
+        self.url, self.node, self.received = url, node, received
+        self.sender = psycopg.connect(url, **CONNECT)
+        self.pending: list[tuple[str, str]] = []
+        self.flushing: asyncio.Handle | None = None
+        self.parts: dict[tuple[str, int], list[str]] = {}
+        self.sequence = 0
+
+    def send(self, to: str, message: dict[str, Any]) -> None:
+        """Queue a message for process ``to`` (sent when the loop's work is done)."""
+        text = json.dumps(message, separators=(",", ":"))
+        data = text.encode()
+        if len(data) <= MAX_PAYLOAD:
+            self.pending.append((channel(to), text))
+        else:
+            self.sequence += 1
+            pieces = [data[at : at + PART] for at in range(0, len(data), PART)]
+            for index, piece in enumerate(pieces):
+                part = {"k": "part", "f": self.node, "id": self.sequence, "n": len(pieces)}
+                part["d"] = base64.b64encode(piece).decode()
+                part["i"] = index
+                self.pending.append((channel(to), json.dumps(part)))
+        if self.flushing is None:
+            self.flushing = asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self.flushing = None
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        try:
+            with self.sender.pipeline():
+                for to, payload in pending:
+                    self.sender.execute("SELECT pg_notify(%s, %s)", (to, payload))
+        except psycopg.Error:
+            log.exception("bus_send_failed messages=%d", len(pending))
+            if self.sender.closed or self.sender.broken:
+                with contextlib.suppress(psycopg.Error):
+                    self.sender = psycopg.connect(self.url, **CONNECT)
+
+    async def listen(self) -> None:
+        """Hand every message sent to this process to ``received``, reconnecting to
+        the database whenever the connection drops (until cancelled)."""
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as db:
+                    await db.execute(f"LISTEN {channel(self.node)}")
+                    async for note in db.notifies():
+                        self.arrived(note.payload)
+            except psycopg.Error:
+                log.warning("bus_listen_lost node=%s", self.node)
+                await asyncio.sleep(0.5)
+
+    def arrived(self, payload: str) -> None:
+        try:
+            message = json.loads(payload)
+            if message.get("k") == "part":
+                message = self.joined(message)
+                if message is None:
+                    return
+            self.received(message)
+        except Exception:
+            log.exception("bus_message_failed")
+
+    def joined(self, part: dict[str, Any]) -> dict[str, Any] | None:
+        """A long message, once its last part has come."""
+        key = (str(part["f"]), int(part["id"]))
+        pieces = self.parts.setdefault(key, [])
+        if int(part["i"]) != len(pieces):  # (a part lost: the message is)
+            del self.parts[key]
+            return None
+        pieces.append(part["d"])
+        if len(pieces) < int(part["n"]):
+            return None
+        del self.parts[key]
+        data = b"".join(base64.b64decode(piece) for piece in pieces)
+        joined: dict[str, Any] = json.loads(data)
+        return joined
+
+    def close(self) -> None:
+        self.flush()
+        self.sender.close()

@@ -14,8 +14,8 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import socket
+import sqlite3
 import subprocess
 import sys
 import time

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path

@@ -50,12 +50,14 @@ class Bus:
 
     def send(self, to: str, message: dict[str, Any]) -> None:
         """Queue a message for process ``to`` (sent when the loop's work is done)."""
-        text = json.dumps(message, separators=(",", ":"))
+        if self.sender.closed:  # (stopped)
+            return
+        self.sequence += 1  # (unique: NOTIFY drops a payload repeated in one transaction)
+        text = json.dumps({**message, "s": self.sequence}, separators=(",", ":"))
         data = text.encode()
         if len(data) <= MAX_PAYLOAD:
             self.pending.append((channel(to), text))
         else:
-            self.sequence += 1
             pieces = [data[at : at + PART] for at in range(0, len(data), PART)]
             for index, piece in enumerate(pieces):
                 part = {"k": "part", "f": self.node, "id": self.sequence, "n": len(pieces)}

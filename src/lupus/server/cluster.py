@@ -28,6 +28,7 @@ from lupus.server.bus import Bus
 from lupus.server.clients import Client
 from lupus.server.gate import Gate
 from lupus.server.leases import CLAIM_EVERY, RENEW, Leases
+from lupus.server.placement import Elsewhere, Told
 from lupus.server.protocol import Join, Rejoin, Watch
 from lupus.server.rooms import Room
 from lupus.server.store import RoomRecord
@@ -49,12 +50,8 @@ class Rooms(Protocol):
     def leave(self, client: Client) -> None: ...
 
 
-class Elsewhere(Exception):
-    """The room is run by another live process, ``owner``."""
-
-    def __init__(self, owner: str) -> None:
-        super().__init__(owner)
-        self.owner = owner
+ASK_TIMEOUT = 3.0
+"""Seconds a process waits for another's answer about a room (``told``)."""
 
 
 @dataclass
@@ -74,12 +71,14 @@ class Cluster:
         assert store.node is not None
         self.hub, self.store, self.node = hub, store, store.node
         self.leases = Leases(store)
+        store.on_lost = self.drop
         self.bus = Bus(store.url, self.node, self.received)
         self.takeovers = takeovers  # (counts a room taken over from a dead process)
         self.relayed: dict[int, Relayed] = {}  # this process's clients, by connection
         self.remote: dict[tuple[str, int], Client] = {}  # others' clients of rooms here
         self.writers: set[asyncio.Task[None]] = set()
         self.connections = 0
+        self.asking: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.stopping = False
 
     # ------------------------------------------------------------------ rooms
@@ -114,6 +113,37 @@ class Cluster:
             self.leases.release([code])
         log.info("room_taken room=%s node=%s", code, self.node)
         return room
+
+    async def told(self, code: str) -> Room | Told | None:
+        """The room ``code`` if it runs here (taken over if it ran nowhere), or what its
+        process says of it; None when there is no such room (or its process does not
+        answer within ``ASK_TIMEOUT``)."""
+        try:
+            return self.locate(code)
+        except Elsewhere as there:
+            self.connections += 1
+            asked = self.connections
+            future = asyncio.get_running_loop().create_future()
+            self.asking[asked] = future
+            self.bus.send(there.owner, {"k": "ask", "f": self.node, "c": asked, "room": code})
+            try:
+                answer = await asyncio.wait_for(future, ASK_TIMEOUT)
+            except TimeoutError:
+                return None
+            finally:
+                self.asking.pop(asked, None)
+            if answer.get("lobby") is None:
+                return None
+            return Told(code, answer["lobby"], answer.get("game"), answer["status"])
+
+    def answer(self, sender: str, conn: int, code: str) -> None:
+        """Another process asks about a room of this one (``told``)."""
+        room = self.hub.rooms.get(code)
+        said: dict[str, Any] = {"k": "told", "c": conn}
+        if room is not None:
+            said |= {"lobby": room.lobby_text(), "game": room.game_id}
+            said["status"] = room.shown_status
+        self.bus.send(sender, said)
 
     def drop(self, code: str) -> None:
         """Stop running a room this process has lost: its clients, here and relayed
@@ -170,6 +200,12 @@ class Cluster:
                 relayed.client.close()
         elif kind == "bye":
             self.owner_gone(sender)
+        elif kind == "ask":
+            self.answer(sender, conn, str(message.get("room", "")))
+        elif kind == "told":
+            future = self.asking.get(conn)
+            if future is not None and not future.done():
+                future.set_result(message)
 
     def from_other(self, kind: str, sender: str, conn: int, message: dict[str, Any]) -> None:
         """A message of another process's client, for a room this process runs."""
@@ -236,20 +272,27 @@ class Cluster:
         """Renew the leases, take over the rooms of dead processes, and close the
         relayed clients whose room changed process, until cancelled."""
         listening = asyncio.get_running_loop().create_task(self.bus.listen())
-        renewed = 0.0
+        rounds = 0
         try:
             while True:
-                with contextlib.suppress(Exception):
-                    self.claim_expired()
-                    self.watch_relayed()
-                renewed += CLAIM_EVERY
-                if renewed >= RENEW:
-                    renewed = 0.0
-                    with contextlib.suppress(Exception):
-                        self.renew()
+                rounds += 1
+                for work in (self.claim_expired, self.watch_relayed):
+                    self.attempt(work)
+                if rounds * CLAIM_EVERY >= RENEW:
+                    rounds = 0
+                    self.attempt(self.renew)
                 await asyncio.sleep(CLAIM_EVERY)
         finally:
             listening.cancel()
+
+    @staticmethod
+    def attempt(work: Callable[[], None]) -> None:
+        """One round's work; a failure (the database away) is logged, and the next
+        round tries again."""
+        try:
+            work()
+        except Exception:
+            log.exception("cluster_round_failed work=%s", work.__name__)
 
     def renew(self) -> None:
         """This process's leases and its own heartbeat renewed; the rooms it lost are

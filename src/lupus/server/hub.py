@@ -12,16 +12,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import bounded
 from lupus.server.chat import post
 from lupus.server.clients import Client
-from lupus.server.cluster import Cluster, Elsewhere
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
+from lupus.server.placement import Elsewhere
 from lupus.server.protocol import (
     HOST_ONLY,
     VERSION,
@@ -50,6 +50,9 @@ from lupus.server.rooms import Room
 from lupus.server.seats import digest, new_code
 from lupus.server.settings import RoomSettings, check_settings
 from lupus.server.store import RoomRecord, Store
+
+if TYPE_CHECKING:
+    from lupus.server.cluster import Cluster  # (psycopg: only with PostgreSQL)
 
 log = logging.getLogger("lupus.server")
 

@@ -15,7 +15,9 @@ from lupus.server.gate import Peer, client_key
 from lupus.server.hub import Hub
 from lupus.server.limits import MAX_GAME_ID
 from lupus.server.links import Renders
+from lupus.server.placement import Told
 from lupus.server.replies import problem
+from lupus.server.rooms import Room
 
 
 class GameRoutes:
@@ -29,20 +31,23 @@ class GameRoutes:
     def peer_of(self, request: Request) -> Peer:
         return self.hub.gate.peer(client_key(request.client.host if request.client else None))
 
-    def asked_game(self, request: Request) -> tuple[Peer, str, Response | None]:
+    async def asked_game(self, request: Request) -> tuple[Peer, str, Response | None]:
         """The client, the game id it asks for, and the refusal of its record if any."""
         peer = self.peer_of(request)
         game_id = str(request.path_params["game"])
-        return peer, game_id, self.not_told_yet(peer, game_id)
+        return peer, game_id, await self.not_told_yet(peer, game_id)
 
-    def not_told_yet(self, peer: Peer, game_id: str) -> Response | None:
+    async def not_told_yet(self, peer: Peer, game_id: str) -> Response | None:
         """The refusal of a finished game's record (its scenario, its story) to a client
         guessing too fast, or of a game not shown over yet: one that ended in a step the
         night's pacing still holds back is not over for its players, its end (and every
         card) is told when they are shown it. None: go on."""
         if not peer.guesses.ready():
             return problem(429, "slow_down", "too_many_game_ids")
-        room = self.hub.rooms.get(game_id.split("-", 1)[0].upper())
+        code = game_id.split("-", 1)[0].upper()
+        room: Room | Told | None = self.hub.rooms.get(code)
+        if room is None and self.hub.cluster is not None and len(code) <= 16:
+            room = await self.hub.cluster.told(code)  # (its process says how it stands)
         if room is not None and room.game_id == game_id and room.shown_status != "finished":
             peer.guesses.take()
             return problem(404, "unknown_game", "unknown_game")
@@ -87,7 +92,7 @@ class GameRoutes:
           404: {$ref: "#/components/responses/Problem"}
           429: {$ref: "#/components/responses/Problem"}
         """
-        peer, game_id, refused = self.asked_game(request)
+        peer, game_id, refused = await self.asked_game(request)
         if refused is not None:
             return refused
 
@@ -112,7 +117,7 @@ class GameRoutes:
           429: {$ref: "#/components/responses/Problem"}
         """
         # (the scenario's own checks: a game is told once it is over and shown over)
-        peer, game_id, refused = self.asked_game(request)
+        peer, game_id, refused = await self.asked_game(request)
         if refused is not None:
             return refused
         lang = request.query_params.get("lang")

@@ -3,6 +3,7 @@ pages' words, the manifest, the index page and the OpenAPI document (``app``).""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Callable
 
@@ -18,6 +19,15 @@ from lupus.server.hub import Hub
 from lupus.server.openapi import openapi_document
 from lupus.server.protocol import VERSION
 from lupus.server.replies import MANIFEST_TYPE, STATIC, problem
+
+
+def inside(host: str | None) -> bool:
+    """Whether a request comes from this machine or a private network."""
+    try:
+        address = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private
 
 
 class PublicRoutes:
@@ -37,7 +47,14 @@ class PublicRoutes:
         responses:
           200: {$ref: "#/components/responses/Json"}
         """
-        return JSONResponse({"status": "ok", "rooms": len(self.hub.rooms), "protocol": VERSION})
+        answer: dict[str, object] = {"status": "ok", "rooms": len(self.hub.rooms)}
+        answer["protocol"] = VERSION
+        if inside(request.client.host if request.client else None):
+            # Which rooms this process runs now (several share a database): their codes
+            # let anyone in, so only to a caller on loopback or a private network (a
+            # load balancer's health check), never to the internet.
+            answer["runs"] = sorted(self.hub.rooms)
+        return JSONResponse(answer)
 
     async def rulebooks(self, request: Request) -> Response:
         """---

@@ -12,6 +12,7 @@ from lupus.server.gate import Peer, client_key
 from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
 from lupus.server.links import Renders, join_link, qr_svg
+from lupus.server.placement import Told
 from lupus.server.protocol import ProtocolError, explain
 from lupus.server.replies import MAX_BODY, bounded_body, cross_site, problem
 from lupus.server.rooms import Room
@@ -33,14 +34,18 @@ class RoomRoutes:
     def peer_of(self, request: Request) -> Peer:
         return self.gate.peer(client_key(request.client.host if request.client else None))
 
-    def room_of(self, request: Request) -> Room | Response:
-        """The room a path's ``{code}`` names (codes are read in any case), or the
-        refusal: ``404``, a wrong guess; ``429`` while the client has no guess left."""
+    async def room_of(self, request: Request) -> Room | Told | Response:
+        """The room a path's ``{code}`` names (codes are read in any case), or what its
+        process says of it (several share a database: ``cluster``), or the refusal:
+        ``404``, a wrong guess; ``429`` while the client has no guess left."""
         guesses = self.peer_of(request).guesses
         if not guesses.ready():
             return problem(429, "slow_down", "too_many_codes")
         code = str(request.path_params["code"])
-        room = self.hub.rooms.get(code.upper()) if len(code) <= 16 else None
+        room: Room | Told | None = self.hub.rooms.get(code.upper()) if len(code) <= 16 else None
+        cluster = self.hub.cluster
+        if room is None and cluster is not None and len(code) <= 16:
+            room = await cluster.told(code.upper())
         if room is None:
             guesses.take()
             return problem(404, "unknown_room", "unknown_room")
@@ -56,8 +61,8 @@ class RoomRoutes:
           404: {$ref: "#/components/responses/Problem"}
           429: {$ref: "#/components/responses/Problem"}
         """
-        room = self.room_of(request)
-        if not isinstance(room, Room):
+        room = await self.room_of(request)
+        if isinstance(room, Response):
             return room
         # Made here, not by a page script: the link works without any outside service.
         link = join_link(request, self.public_url, room.code)
@@ -133,8 +138,9 @@ class RoomRoutes:
           404: {$ref: "#/components/responses/Problem"}
           429: {$ref: "#/components/responses/Problem"}
         """
-        room = self.room_of(request)
-        if not isinstance(room, Room):
+        room = await self.room_of(request)
+        if isinstance(room, Response):
             return room
         # (the text the room's clients are sent, written once per change)
-        return Response(room.lobby_text(), media_type="application/json")
+        text = room.lobby_text() if isinstance(room, Room) else room.lobby
+        return Response(text, media_type="application/json")

@@ -18,6 +18,7 @@ processes starting at once on an empty database do not both create it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -186,6 +187,10 @@ class PostgresStore:
     def __init__(self, url: str, *, node: str | None = None, pool_size: int = 4) -> None:
         self.url, self.node = url, node
         self.epochs: dict[str, int] = {}
+        # Told of a room found taken over by a fenced write, before ``Fenced`` is raised:
+        # the process stops running it at once (``cluster.Cluster.drop``), so that the
+        # clients of that write are closed, not told it failed.
+        self.on_lost: Callable[[str], None] | None = None
         with connect(url) as first:
             self.upgraded = upgrade(first)  # (the schema's versions before and after)
         self.pool = ConnectionPool(
@@ -203,15 +208,21 @@ class PostgresStore:
             return UNFENCED, ()
         epoch = self.epochs.get(room)
         if epoch is None:
-            raise Fenced(room)
+            raise self.lost(room)
         return FENCE, (room, self.node, epoch)
+
+    def lost(self, room: str) -> Fenced:
+        self.epochs.pop(room, None)
+        if self.on_lost is not None:
+            self.on_lost(room)
+        return Fenced(room)
 
     def _write(self, room: str, sql: str, params: tuple[object, ...]) -> None:
         """``sql``, a statement that writes ``FROM held``, fenced for ``room``."""
         guard, fence = self._guard(room)
         with self.pool.connection() as db:
             if db.execute(guard + sql, fence + params).rowcount == 0 and fence:
-                raise Fenced(room)
+                raise self.lost(room)
 
     def _rows(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         with self.pool.connection() as db:
@@ -242,7 +253,7 @@ class PostgresStore:
                 (*fence, game_id, code, number, json.dumps(header), now),
             )
             if made.rowcount == 0:
-                raise Fenced(code)
+                raise self.lost(code)
             db.execute(
                 "UPDATE rooms SET game = %s, state = %s, updated = %s WHERE code = %s",
                 (game_id, json.dumps(state), now, code),

@@ -1,0 +1,272 @@
+"""Several ``lupus serve`` processes on one PostgreSQL database serve the same rooms.
+
+Two real servers on a real PostgreSQL (``pg_cluster``): a game played with seats
+connected to both; a client moved from one to the other mid-night; the process that
+runs the room killed (SIGKILL) or frozen (SIGSTOP) mid-game, and a rolling restart:
+the game goes on and finishes, and every acknowledged action is in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from tests.pg_cluster import Cluster
+from tests.server_harness import Player, Server
+
+from lupus import scenario as sc
+
+
+def on(database: str, root: Path, name: str) -> Server:
+    server = Server(root / f"{name}.db")
+    server.address = database
+    return server
+
+
+@pytest.fixture
+def pair(pg_cluster: Cluster, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two servers on one fresh database."""
+    database = pg_cluster.database(str(tmp_path))
+    first = on(database, tmp_path, "a").start()
+    second = on(database, tmp_path, "b").start()
+    try:
+        yield first, second
+    finally:
+        for server in (first, second):
+            if server.process is not None and server.process.poll() is None:
+                server.stop()
+
+
+def runner(server: Server) -> list[str]:
+    return list(httpx.get(f"{server.http}/healthz", timeout=5).json()["runs"])
+
+
+async def until_finished(person: Player, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while person.view is None or not person.view["finished"]:
+        assert time.monotonic() < deadline, "the game did not finish"
+        await person.receive(timeout=deadline - time.monotonic())
+
+
+def scenario_of(server: Server, room: str) -> Any:
+    lobby = httpx.get(f"{server.http}/api/rooms/{room}", timeout=10).json()
+    answer = httpx.get(f"{server.http}/api/games/{lobby['game']}/scenario", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return sc.replay(sc.parse(answer.json()))
+
+
+def test_a_game_with_seats_on_both_processes(pair: tuple[Server, Server]) -> None:
+    first, second = pair
+    created = first.create(rules="werewolf", players=8, host_name="Ann", bot_delay=0, pace=0)
+    room = created["room"]
+    assert runner(first) == [room] and runner(second) == []
+
+    async def play() -> None:
+        host = await Player(first).connect()
+        bob = await Player(second).connect()
+        cy = await Player(second).connect()
+        try:
+            assert (await host.rejoin(room, created["host_token"]))["seat"] == 0
+            assert (await bob.join(room, "Bob"))["seat"] == 1
+            assert (await cy.join(room, "Cy"))["seat"] == 2
+            ref = await host.send({"type": "start", "fill": "heuristic"})
+            assert (await host.answer(ref))["type"] == "ack"
+            await asyncio.gather(host.play(), bob.play(), cy.play())
+            for person in (host, bob, cy):
+                assert person.view is not None and person.view["finished"]
+                assert person.events[-1]["kind"] == "game_over"
+            assert bob.events == [e for e in bob.events]  # (merged without a gap)
+        finally:
+            for person in (host, bob, cy):
+                await person.close()
+
+    asyncio.run(play())
+    assert runner(first) == [room] and runner(second) == []
+    replayed = scenario_of(second, room)  # (the other process reads the stored game)
+    assert replayed.game.finished
+
+
+class Person:
+    """A seat's person who reconnects, to whichever server is given, when cut off."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name, self.rng = name, random.Random(seed)
+        self.player: Player | None = None
+        self.token: str | None = None
+        self.acked: list[tuple[int, str, tuple[Any, ...]]] = []
+
+    async def enter(self, server: Server, room: str, token: str | None = None) -> None:
+        if self.player is not None:
+            await self.player.close()
+        self.player = await Player(server, self.rng).connect()
+        token = token or self.token
+        welcome = await (
+            self.player.rejoin(room, token) if token else self.player.join(room, self.name)
+        )
+        self.token = token or welcome["token"]
+        self.seat = welcome["seat"]
+
+    async def step(self) -> bool:
+        """Read one frame and act on a prompt if there is one; False once finished."""
+        player = self.player
+        assert player is not None
+        view = player.view
+        if view is not None and view["finished"]:
+            return False
+        if view is not None and view["waiting"] and view["prompts"]:
+            before = len(player.acked)
+            reply = await player.act_randomly(view)
+            if reply["type"] == "ack":
+                action = player.acked[before]
+                self.acked.append((self.seat, action["verb"], tuple(action["args"])))
+        else:
+            await player.receive(timeout=2.0)
+        return True
+
+
+async def play_on(
+    people: list[Person],
+    servers: dict[str, Server],
+    room: str,
+    acks: int | None = None,
+    timeout: float = 90.0,
+) -> None:
+    """Play until ``acks`` more actions are acknowledged (or to the end), reconnecting
+    anyone cut off to a live server."""
+    deadline = time.monotonic() + timeout
+    start = sum(len(person.acked) for person in people)
+    while time.monotonic() < deadline:
+        if acks is not None and sum(len(p.acked) for p in people) - start >= acks:
+            return
+        going = False
+        for person in people:
+            try:
+                going = await person.step() or going
+            except TimeoutError:
+                going = True
+            except websockets.ConnectionClosed:
+                live = [s for s in servers.values() if s.process and s.process.poll() is None]
+                await person.enter(random.choice(live), room)
+                going = True
+        if not going:
+            return
+    raise AssertionError("the game did not go on")
+
+
+def every_ack_kept(server: Server, room: str, people: list[Person]) -> None:
+    replayed = scenario_of(server, room)
+    assert replayed.game.finished
+    for person in people:
+        mine = [
+            (a.actor, a.verb, tuple(a.args))
+            for a in replayed.game.history
+            if a.actor == person.seat
+        ]
+        assert mine[: len(person.acked)] == person.acked, person.name
+
+
+def owner_within(servers: list[Server], room: str, seconds: float) -> Server:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for server in servers:
+            with contextlib.suppress(httpx.HTTPError):
+                if room in runner(server):
+                    return server
+        time.sleep(0.1)
+    raise AssertionError(f"nobody took room {room} over within {seconds} s")
+
+
+def open_table(first: Server) -> tuple[str, str]:
+    created = first.create(rules="werewolf", players=8, host_name="Ann", bot_delay=0.05, pace=0)
+    return created["room"], created["host_token"]
+
+
+async def seated(first: Server, second: Server, room: str, token: str) -> list[Person]:
+    host, bob = Person("Ann", 1), Person("Bob", 2)
+    await host.enter(first, room, token)
+    await bob.enter(second, room)
+    assert host.player is not None
+    ref = await host.player.send({"type": "start", "fill": "heuristic"})
+    assert (await host.player.answer(ref))["type"] == "ack"
+    return [host, bob]
+
+
+def test_the_rooms_process_killed_mid_game_another_takes_over(
+    pair: tuple[Server, Server],
+) -> None:
+    first, second = pair
+    room, token = open_table(first)
+    servers = {"a": first, "b": second}
+
+    async def play() -> None:
+        people = await seated(first, second, room, token)
+        await play_on(people, servers, room, acks=2)
+        first.kill()
+        killed = time.monotonic()
+        assert owner_within([second], room, 10.0) is second
+        assert time.monotonic() - killed <= 10.0
+        await play_on(people, servers, room)
+        for person in people:
+            assert person.player is not None
+            await person.player.close()
+        every_ack_kept(second, room, people)
+
+    asyncio.run(play())
+
+
+def test_a_frozen_process_wakes_to_find_its_room_taken_and_forks_nothing(
+    pair: tuple[Server, Server],
+) -> None:
+    first, second = pair
+    room, token = open_table(first)
+    servers = {"a": first, "b": second}
+
+    async def play() -> None:
+        people = await seated(first, second, room, token)
+        await play_on(people, servers, room, acks=2)
+        assert first.process is not None
+        first.process.send_signal(signal.SIGSTOP)
+        try:
+            assert owner_within([second], room, 12.0) is second
+        finally:
+            first.process.send_signal(signal.SIGCONT)
+        await play_on(people, servers, room)
+        for person in people:
+            assert person.player is not None
+            await person.player.close()
+        assert room not in runner(first), "the woken process let the room go"
+        every_ack_kept(second, room, people)
+
+    asyncio.run(play())
+
+
+def test_a_rolling_restart_interrupts_no_game(pair: tuple[Server, Server]) -> None:
+    first, second = pair
+    room, token = open_table(first)
+    servers = {"a": first, "b": second}
+
+    async def play() -> None:
+        people = await seated(first, second, room, token)
+        for stopping, other in ((first, second), (second, first)):
+            await play_on(people, servers, room, acks=1)
+            began = time.monotonic()
+            assert stopping.stop() == 0
+            assert time.monotonic() - began < 20.0
+            assert owner_within([other], room, 10.0) is other
+            stopping.start()
+        await play_on(people, servers, room)
+        for person in people:
+            assert person.player is not None
+            await person.player.close()
+        every_ack_kept(first, room, people)
+
+    asyncio.run(play())

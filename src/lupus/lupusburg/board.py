@@ -17,7 +17,8 @@ of a spectator's at the same moment are the same.
 - ``coins``: the bag's coins at the start, highest first; ``bag``: how many are still
   in it as the table counts them (each bet keeps one for good).
 - ``privilege``: today's, once told: ``used`` (on ``house``), ``declined`` or ``none``
-  (the Burgomaster could not use it), with the Burgomaster's ``player``.
+  (the Burgomaster could not use it), with the Burgomaster's ``player``, until the
+  night; ``looked``: the house it looked at, until the next day begins.
 - ``bets``: every seat that bet (in this game: one bet each) and on whom; the coins are
   face down until the end (``end.bets``). ``passed``: the seats that did not bet today;
   ``keeping``: the seat whose bet was told last today, while no other betting news came
@@ -59,6 +60,7 @@ class LupusburgBoard(Value):
         "day",
         "keeping",
         "laid",
+        "looked",
         "lynched",
         "night",
         "passed",
@@ -80,6 +82,7 @@ class LupusburgBoard(Value):
         "coins",
         "bag",
         "privilege",
+        "looked",
         "bets",
         "passed",
         "keeping",
@@ -103,6 +106,7 @@ class LupusburgBoard(Value):
         coins: tuple[int, ...],
         bag: int,
         privilege: tuple[str, int, int | None] | None,
+        looked: int | None,
         bets: Pairs,
         passed: tuple[int, ...],
         keeping: int | None,
@@ -123,6 +127,7 @@ class LupusburgBoard(Value):
         self.coins: Final = coins
         self.bag: Final = bag
         self.privilege: Final = privilege
+        self.looked: Final = looked
         self.bets: Final = bets
         self.passed: Final = passed
         self.keeping: Final = keeping
@@ -148,6 +153,7 @@ class LupusburgBoard(Value):
             "privilege": None
             if privilege is None
             else {"state": privilege[0], "player": privilege[1], "house": privilege[2]},
+            "looked": self.looked,
             "bets": {str(seat): target for seat, target in self.bets},
             "passed": list(self.passed),
             "keeping": self.keeping,
@@ -194,6 +200,7 @@ class BoardReader:
         self.tie_break: object = None
         self.votes: Pairs | None = None
         self.lynched: int | None = None
+        self.looked: int | None = None
         self.passed = []
         self.keeping = None
 
@@ -217,6 +224,7 @@ class BoardReader:
             self.coins,
             max(0, len(self.coins) - len(self.bets)),
             self.privilege,
+            self.looked,
             tuple(sorted(self.bets.items())),
             tuple(self.passed),
             self.keeping,
@@ -279,7 +287,8 @@ def _declined(board: BoardReader, event: Event) -> None:
 
 
 def _privilege(board: BoardReader, event: Event) -> None:
-    board.privilege = ("used", event.seat("player"), event.seat("house"))
+    board.looked = event.seat("house")
+    board.privilege = ("used", event.seat("player"), board.looked)
 
 
 def _bet(board: BoardReader, event: Event) -> None:

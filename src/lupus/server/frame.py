@@ -126,6 +126,12 @@ class Sent:
         # family has none), fed the events as they are sent.
         self.own: tuple[int, SeatReader | None] | None = None
 
+    def restart(self, game: str, narrator: Narrator) -> Narrator:
+        """A new game (or a first frame): nothing of it was sent yet."""
+        self.game, self.counts, self.lines, self.state, self.own = game, (0, 0), 0, None, None
+        self.narrator = narrator
+        return narrator
+
 
 def view_frame(
     sent: Sent,
@@ -142,17 +148,15 @@ def view_frame(
     """The frame due to a client that was sent ``sent``, or None if nothing changed for
     it (the one judgement of staleness); ``sent`` is updated to what it is sent now.
 
-    ``table``: for a game leader, each seat's open prompts. ``said``: the room's
-    sentences and menu lines already made (the same for every reader)."""
-    if sent.game != game_id or sent.narrator is None:
-        sent.game, sent.counts, sent.lines, sent.state = game_id, (0, 0), 0, None
-        sent.own = None
-        sent.narrator = Narrator(game.rulebook, game.names, lang)
+    ``table``: a game leader's seats' open prompts. ``said``: the room's sentences and
+    menu lines already made (the same for every reader)."""
+    narrator = sent.narrator
+    if sent.game != game_id or narrator is None:
+        narrator = sent.restart(game_id, Narrator(game.rulebook, game.names, lang))
     state = (view.state_id, view.prompts, waited, deadline, table)
     if state == sent.state:
         return None
     sent.state = state
-    narrator = sent.narrator
     if said is None:
         said = Said()
     sentences, labels = said.of(narrator.lang)

@@ -66,7 +66,7 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     ),  # a class, a word's key, the phase, this seat's answers
     "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
     "pack.js": frozenset({"pack"}),
-    "play.js": frozenset({"characters_dealt", "night", "role_dealt", "role_taken"}),
+    "play.js": frozenset({"night", "role_dealt", "role_taken"}),
     "replay.js": frozenset({"game_over"}),
     "room.js": frozenset({"night", "token"}),  # the phase, the link's token
     "story.js": frozenset({"day", "night"}),  # the phases

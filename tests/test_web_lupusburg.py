@@ -418,6 +418,19 @@ def test_the_board_shows_what_the_view_says(server: Server) -> None:
         start_game(phone.page)
         phone.page.wait_for_selector(".lb-board .lb-house")
         phone.page.click(".reveal")  # (his own characters are on screen from now on)
+        # His card: his two characters and his chest, as his own part of the board says.
+        card = phone.page.evaluate(
+            """() => ({own: window.lastView.own,
+                       houses: [...document.querySelectorAll('#role-card .house')].map(
+                         (row) => [row.querySelector('strong').innerText,
+                                   Boolean(row.querySelector('.tag'))])})"""
+        )
+        own = card["own"]
+        mine = sorted(int(h) for h, told in own["characters"].items() if told["how"] == "own")
+        assert mine == [2 * own["seat"], 2 * own["seat"] + 1], own
+        chests = [own["chests"][str(h)]["chest"] for h in mine]
+        assert [has for _, has in card["houses"]] == chests and sum(chests) == 1, card
+        assert all(name for name, _ in card["houses"]), card
         table = Table([phone], phone)
         stages: Counter[str] = Counter()
 

@@ -60,37 +60,13 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "lupusburg.js": frozenset(
         {"ballot", "bet", "burgomaster", "night", "peeked", "privilege", "token"}
     ),  # verbs, icons, stages
-    "lupusburg_state.js": frozenset(
-        {
-            "ballot_cast",
-            "ballots",
-            "bet",
-            "burgomaster",
-            "characters_dealt",
-            "clawed",
-            "coin_kept",
-            "coin_picked",
-            "coins_drawn",
-            "day",
-            "game_starts",
-            "night",
-            "no_bet",
-            "no_privilege",
-            "peeked",
-            "privilege",
-            "privilege_declined",
-            "privilege_seen",
-            "privilege_shown",
-            "suspects",
-            "token",
-        }
-    ),
+    "lupusburg_state.js": frozenset({"burgomaster"}),  # the title's id
     "outcome.js": frozenset(
         {"death", "failed_attempt", "inspection", "night", "vision"}
     ),  # a class, a word's key, the phase, this seat's answers
     "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
     "pack.js": frozenset({"pack"}),
-    "play.js": frozenset({"characters_dealt", "night", "role_dealt", "role_taken"}),
+    "play.js": frozenset({"night", "role_dealt", "role_taken"}),
     "replay.js": frozenset({"game_over"}),
     "room.js": frozenset({"night", "token"}),  # the phase, the link's token
     "story.js": frozenset({"day", "night"}),  # the phases

@@ -18,7 +18,11 @@ the table is derived for the spectator, the leader and every seat, and checked:
   own Captain whenever the village is awake; the Burgomaster: always);
 * the outcome is the latest phase that had one: its deaths are the game's deaths of
   that phase with their causes, a night has no ``votes``, a day's vote victim is among
-  the most voted, and a failed attempt is told only where the rulebook tells it.
+  the most voted, and a failed attempt is told only where the rulebook tells it;
+* Lupusburg's board (``table.board``) is the game's day: its Burgomaster's turns, the
+  bets' targets, today's tokens, the stage; and each seat's own part (``view.own``,
+  read from its view's events incrementally) is true to the game and, read again from
+  scratch, the same.
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
 from lupus.engine.deal import seat_names
 from lupus.engine.game import Game
-from lupus.engine.model import LEADER, PUBLIC, Action
+from lupus.engine.model import LEADER, PUBLIC, Action, Event
 from lupus.engine.table import PublicTable, TableVote
 from lupus.engine.views import view_before
 from lupus.families import deal, load, set_up, table_of, tables
+from lupus.lupusburg.board import LupusburgBoard
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF, LupusburgGame
+from lupus.lupusburg.own import OwnReader
 from lupus.rulebooks.schema import OptionValue
 from lupus.village.game import VillageGame
 from playout import PROFILE, SCALE
@@ -124,6 +130,7 @@ class Watch:
         self.last: tuple[int, int] = (-1, 0)  # the outcome's place in the game, so far
         self.night = 0  # the number of the latest night begun
         self.checked = 0
+        self.own = [OwnReader(seat) for seat in range(game.n)]
 
     def __call__(self) -> PublicTable:
         game = self.game
@@ -134,10 +141,20 @@ class Watch:
         assert table == table_of(public), "read incrementally, read from scratch: the same"
         assert table_of(game.view(LEADER)) == table, "the leader's table is the public one"
         for seat, kept in enumerate(self.seats):
-            assert kept.of(game.view(seat)) == table, f"seat {seat}'s table is the public one"
+            view = game.view(seat)
+            assert kept.of(view) == table, f"seat {seat}'s table is the public one"
+            if isinstance(game, LupusburgGame):
+                check_own(game, self.own[seat], view.news(*self.counts(seat)), view.events)
         self.check(table, public.dead())
         self.checked += 1
         return table
+
+    def counts(self, seat: int) -> tuple[int, int]:
+        """How many public and private events of its seat its own reader has read."""
+        read = self.own[seat].count
+        public = self.game.view(seat).events[:read]
+        told = sum(1 for event in public if event.audience is None)
+        return told, read - told
 
     def check(self, table: PublicTable, dead: set[int]) -> None:
         game = self.game
@@ -207,6 +224,8 @@ class Watch:
         holders = [p.seat for p in table.players if p.titles]
         assert holders == [game.burgomaster]
         assert table.players[game.burgomaster].titles == ("burgomaster",)
+        assert isinstance(table.board, LupusburgBoard)
+        check_board(table.board, game)
 
     def check_outcome(self, table: PublicTable) -> None:
         game = self.game
@@ -252,6 +271,58 @@ class Watch:
 
     def first_phase(self) -> str:
         return "day" if self.game.options.get("first_phase") == "day" else NIGHT
+
+
+def check_board(board: LupusburgBoard, game: LupusburgGame) -> None:
+    """The public board is the game's day (see the module)."""
+    assert board.coins == tuple(sorted(game.spec.bag, reverse=True))
+    assert (board.stage == "over") == game.finished
+    bets = dict(board.bets)
+    kept = {seat: bet[0] for seat, bet in enumerate(game.bets) if bet is not None}
+    assert kept.items() <= bets.items(), "every bet kept is on the board, with its target"
+    assert len(bets) - len(kept) <= 1, "one bettor at most is still choosing his coin"
+    assert board.bag == len(game.spec.bag) - len(bets)
+    if game.finished:
+        return
+    if game.phase == "day":
+        assert board.day == game.number and board.stage != "night"
+        assert {house: len(by) for house, by in board.tokens} == game.tokens
+        assert board.laid == sum(game.tokens.values())
+    else:
+        assert board.night == game.number and board.stage in ("night", "setup")
+    if board.turn is not None:
+        step, seat = board.turn
+        if step == "betting":
+            assert seat not in bets and seat not in board.passed
+            assert game.first_waiting() in (seat, board.keeping, None)
+        elif board.stage == "first_voting":
+            assert game.first_waiting() in (seat, None)
+
+
+def check_own(
+    game: LupusburgGame, own: OwnReader, news: tuple[Event, ...], events: tuple[Event, ...]
+) -> None:
+    """A seat's own part, read incrementally, is the one read from scratch, and true."""
+    for event in news:
+        own.feed(event)
+    again = OwnReader(own.seat)
+    for event in events:
+        again.feed(event)
+    value = own.value()
+    assert value == again.value(), "read incrementally, read from scratch: the same"
+    seat = own.seat
+    for house, character, how in value.characters:
+        assert character == game.characters[house], (seat, house, how)
+        assert (how == "own") == (house // 2 == seat)
+    for house, chest, how in value.chests:
+        assert chest == (game.chest[house // 2] == house), (seat, house, how)
+        assert (how == "own") == (house // 2 == seat)
+        assert how == "own" or seat == game.thief, "only the Thief peeks"
+    assert value.claw is None or seat == game.werewolf, "only the Werewolf points the claw"
+    bet = game.bets[seat]
+    if bet is not None:
+        assert value.coin == bet[1] and value.drawn is None
+    assert value.drawn is None or not game.finished
 
 
 def play(game: Game, watch: Watch, seed: int, kind: str) -> None:

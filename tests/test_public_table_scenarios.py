@@ -14,6 +14,7 @@ from typing import Any
 from lupus import scenario as sc
 from lupus.engine.model import LEADER
 from lupus.families import table_of
+from lupus.lupusburg.own import OwnReader
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -368,3 +369,96 @@ def test_lupusburg_the_end_turns_every_house_face_up() -> None:
         },
     ]
     assert found["outcome"]["deaths"] == [death(0, "vote", "townsfolk", house=0)]
+
+
+# ---------------------------------------------------------------------- lupusburg's board
+def own(name: str, seat: int, actions: int | None = None) -> dict[str, Any]:
+    """What ``seat`` alone knows of the board (``view.own``), as JSON, after the
+    scenario's first ``actions``: read from its view's events alone."""
+    data = json.loads((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
+    if actions is not None:
+        data["actions"] = data["actions"][:actions]
+    game = sc.replay(sc.parse(data)).game
+    reader = OwnReader(seat)
+    for event in game.view(seat).events:
+        reader.feed(event)
+    found: dict[str, Any] = json.loads(json.dumps(reader.to_json()))
+    return found
+
+
+def test_lupusburg_the_board_keeps_the_day_until_the_next() -> None:
+    """Day 1 of the seed example (everybody passes, then tokens, suspects and the 3-2
+    lynch of Cat.1) on the board of night 2: the day's marks stay, the Burgomaster
+    has passed to Ben, the privilege and the claw are gone."""
+    board = table("lupusburg/lynch-most-ballots", whole=True)["board"]
+    assert board == {
+        "stage": "night",
+        "day": 1,
+        "night": 2,
+        "coins": [8, 7, 6, 5, 4, 3, 2, 2],
+        "bag": 8,
+        "privilege": None,
+        "looked": None,
+        "bets": {},
+        "passed": [0, 1, 2, 3],
+        "keeping": None,
+        "tokens": {"3": [0, 1, 2, 0, 1], "4": [3, 2, 3]},
+        "laid": 8,
+        "round": 2,
+        "suspects": [3, 4],
+        "suspect_tokens": {"3": 5, "4": 3},
+        "tie_break": None,
+        "votes": {"3": 2, "4": 3},
+        "slaughtered": None,
+        "lynched": 4,
+        "turn": None,
+    }
+    # Ann's ballots (one on each suspect), her characters and chest; Ben peeked under
+    # Cat.1 and found Cat's chest.
+    ann = own("lupusburg/lynch-most-ballots", 0)
+    assert ann["ballots"] == {"3": 1, "4": 1} and ann["claw"] is None
+    assert ann["characters"] == {
+        "0": {"character": "townsfolk", "how": "own"},
+        "1": {"character": "werewolf", "how": "own"},
+    }
+    assert own("lupusburg/lynch-most-ballots", 1)["chests"] == {
+        "2": {"chest": False, "how": "own"},
+        "3": {"chest": True, "how": "own"},
+        "4": {"chest": True, "how": "peeked"},
+    }
+
+
+def test_lupusburg_the_claw_and_the_slaughter() -> None:
+    """The Werewolf alone sees his claw tonight; at dawn every board shows the
+    slaughtered house, until the next night."""
+    name = "lupusburg/lynch-most-ballots"
+    assert own(name, 0, actions=2)["claw"] == 6
+    assert own(name, 3, actions=2)["claw"] is None
+    board = table(name, actions=2, whole=True)["board"]
+    assert (board["stage"], board["slaughtered"], board["day"]) == ("privilege", 6, 1)
+    assert board["turn"] is None
+
+
+def test_lupusburg_the_privilege_seen_and_shown() -> None:
+    """Ann (Burgomaster) looks at Ben.1 and shows him Ann.1: the table sees the look
+    only; Ann knows Ben.1's character (seen), Ben knows Ann.1's (shown)."""
+    name = "lupusburg/privilege-see-and-show"
+    board = table(name, whole=True)["board"]
+    assert board["privilege"] == {"state": "used", "player": 0, "house": 2}
+    assert board["looked"] == 2 and board["stage"] == "privilege"
+    assert own(name, 0)["characters"]["2"] == {"character": "thief", "how": "seen"}
+    assert own(name, 1)["characters"]["0"] == {"character": "townsfolk", "how": "shown"}
+    assert set(own(name, 2)["characters"]) == {"4", "5"}, "Cat was told nothing"
+
+
+def test_lupusburg_a_bet_and_its_coin() -> None:
+    """Ann bets on Ben and keeps 7 of 8, 7, 6; Ben bets on Ann and holds 5, 4, 3: the
+    table sees both seals and the turn waits on Ben's coin."""
+    name = "lupusburg/bet-then-keep"
+    board = table(name, whole=True)["board"]
+    assert board["bets"] == {"0": 1, "1": 0} and board["bag"] == 6
+    assert (board["stage"], board["keeping"]) == ("betting", 1)
+    assert board["turn"] == {"step": "betting", "seat": 2}
+    ann, ben = own(name, 0), own(name, 1)
+    assert (ann["coin"], ann["drawn"]) == (7, None)
+    assert (ben["coin"], ben["drawn"]) == (None, [5, 4, 3])

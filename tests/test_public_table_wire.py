@@ -18,6 +18,8 @@ from tests.server_harness import Player, Server, players, running
 
 from lupus import scenario as sc
 from lupus.families import table_of
+from lupus.lupusburg.board import LupusburgBoard
+from lupus.lupusburg.own import LupusburgOwn
 
 SEAT_KEYS = {"seat", "name", "alive", "card", "titles"}
 HOUSE_KEYS = {"house", "alive", "character", "chest", "death"}
@@ -45,6 +47,8 @@ STEP_KEYS = {
     "entries",
 }
 END_KEYS = {"winner", "winners", "reason", "scores", "parts", "tie_break", "bets"}
+BOARD_KEYS = set(LupusburgBoard.FIELDS)
+OWN_KEYS = set(LupusburgOwn.FIELDS)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +59,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def check_shape(public: dict[str, Any], names: list[str], houses: bool) -> None:
     """The documented shape (docs/protocol.md, "The public table")."""
-    assert set(public) == {"players", "outcome", "step", "end"}
+    assert set(public) == {"players", "outcome", "step", "end"} | ({"board"} if houses else set())
+    if houses:
+        assert set(public["board"]) == BOARD_KEYS
     step, end = public["step"], public["end"]
     if step is not None:
         assert set(step) == STEP_KEYS
@@ -140,6 +146,12 @@ def test_every_view_frame_carries_the_public_table(server: Server, rules: str, s
     assert views and all("public" in frame for frame in views)
     for frame in views:
         check_shape(frame["public"], names, houses)
+    for frame in host.frames:
+        if frame["type"] == "view":  # (the seat's own part: Lupusburg's, of his seat)
+            own = frame["own"]
+            assert (own is None) != houses and (own is None or set(own) == OWN_KEYS)
+            assert own is None or own["seat"] == frame["seat"]
+    assert all(frame["own"] is None for frame in spectator.frames if frame["type"] == "view")
     seen, watched = public_moments(host), public_moments(spectator)
     for moment in seen.keys() & watched.keys():
         assert seen[moment] == watched[moment], "the seat and the spectator see one table"

@@ -13,11 +13,13 @@ replayed in-process; then, for every connection:
   of the seat (the public view for a spectator), in order, nothing more and nothing
   less; every event's audience is public or the seat alone; every secret fact received
   (a role, a Lupusburg character, chest, coin or bet) is one the seat's engine view
-  tells; the lines are what an in-process ``Narrator`` tells of the same events; each
-  frame is the seat's view at some point of the game (its state id, events, phase,
-  prompts with their labels, whether it is waited for, and for a game leader alone
-  each seat's prompts), or a view held back by the night's pacing (the events up to a
-  step's wake, nothing to decide);
+  tells; its own part of the board (``own``: Lupusburg's) is what the events it received
+  tell its family's reader, and tells no secret fact they do not; the lines are what an
+  in-process ``Narrator`` tells of the same events; each frame is the seat's view at
+  some point of the game (its state id, events, phase, prompts with their labels,
+  whether it is waited for, and for a game leader alone each seat's prompts), or a
+  view held back by the night's pacing (the events up to a step's wake, nothing to
+  decide);
 - every other frame (welcome, lobby, chat, ack, error, pong) has exactly its documented
   fields; the lobby says only the room's public settings and seats (and which is the
   receiver's); no error names a card but the receiver's own; a chat line is one a
@@ -155,6 +157,7 @@ FIELDS = {
         "deadline",
         "time",
         "public",
+        "own",
     },
     "chat": {"type", "channel", "seat", "from", "text", "time"},
     "ack": {"type", "id"},
@@ -609,6 +612,23 @@ def facts(event: dict[str, Any]) -> set[tuple[object, ...]]:
     return found
 
 
+def own_facts(own: dict[str, Any] | None) -> set[tuple[object, ...]]:
+    """The secret facts a seat's own part of the board (``view.own``) tells."""
+    if own is None:
+        return set()
+    seat = own["seat"]
+    found: set[tuple[object, ...]] = set()
+    for house, told in own["characters"].items():
+        found.add(("character", int(house), told["character"]))
+    for house, told in own["chests"].items():
+        found.add(("chest", int(house), told["chest"]))
+    if own["drawn"] is not None:
+        found.add(("coins", seat, tuple(own["drawn"])))
+    if own["coin"] is not None:
+        found.add(("kept", seat, own["coin"]))
+    return found
+
+
 def card_words(book: Rulebook) -> dict[str, re.Pattern[str]]:
     """Each card (role or character) -> the words that name it: its id and its names in
     every language of the rulebook, singular and plural."""
@@ -771,6 +791,7 @@ def check_views(
         reader.feed(event)
         tables.append(reader.table().to_json())
     received: list[dict[str, Any]] = []
+    own = family_of(book).seat_reader(engine.seat)
     for frame in frames:
         assert frame["seat"] == seat, "a view of another seat"
         assert frame["from"] == len(received), "a view skipped or repeated events"
@@ -781,6 +802,12 @@ def check_views(
         assert frame["lines"] == narrator.story(told, viewer), (seat, start)
         public = sum(1 for event in received if event["audience"] is None)
         assert frame["public"] == as_json(tables[public]), (seat, "public table", public)
+        for event in told:  # (the seat's own part: read from its events received alone)
+            if own is not None:
+                own.feed(event)
+        assert frame["own"] == (None if own is None else as_json(own.to_json())), seat
+        known = set().union(*(facts(event) for event in received)) if received else set()
+        assert own_facts(frame["own"]) <= known, (seat, "own", frame["own"])
         offered = [*frame["prompts"], *(p for entry in frame["table"] for p in entry["prompts"])]
         for prompt in offered:
             for choice in prompt["choices"]:

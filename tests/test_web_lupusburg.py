@@ -316,3 +316,138 @@ def test_a_lupusburg_game_with_bets_and_both_votings(server: Server) -> None:
         assert sorted(board(late)["match"]) == sorted(scores)
         for phone in phones:
             assert not phone.errors, phone.errors
+
+
+CAPTURE = """(() => {
+  // The latest view frame the page was sent, kept beside the page's own handler (which
+  // is added later, so runs after this one: the board drawn from it follows at once).
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const frame = JSON.parse(event.data);
+        if (frame.type === 'view') window.lastView = frame;
+      });
+    }
+  };
+})();"""
+
+SHOWN = """() => {
+  const frame = window.lastView || null;
+  const board = document.querySelector('.lb-board');
+  if (!frame || !board) return {frame, board: null};
+  const count = (tile, sel) => tile.querySelector(sel)
+    ? Number(tile.querySelector(sel).dataset.count || 0) : null;
+  const houses = [...board.querySelectorAll('.lb-house')].map((tile) => ({
+    house: Number(tile.dataset.house),
+    tokens: count(tile, '.lb-tokens') || 0,
+    suspect: tile.querySelector('.lb-suspect')?.dataset.mark || null,
+    votes: count(tile, '.lb-votes'),
+    ballots: count(tile, '.lb-ballot') || 0,
+    looked: Boolean(tile.querySelector('.lb-looked')),
+    claw: Boolean(tile.querySelector('.lb-claw')),
+    dead: Boolean(tile.querySelector('.lb-dead')),
+    character: tile.querySelector('.lb-character').dataset.character || null,
+  }));
+  const lots = [...board.querySelectorAll('.lb-lot')].map((lot) => ({
+    seat: Number(lot.dataset.seat),
+    target: lot.querySelector('.lb-seal').dataset.target ?? null,
+    burgomaster: lot.classList.contains('burgomaster'),
+  }));
+  return {frame, board: {stage: board.dataset.stage, day: Number(board.dataset.day), houses,
+          lots, bag: board.querySelector('.lb-bag')?.innerText || ''}};
+}"""
+
+
+def differences(frame: dict[str, Any], shown: dict[str, Any], opened: bool) -> list[str]:
+    """Where the drawn board says other than the view it was drawn from: the public
+    board (``view.public.board``), the houses and titles (``view.public``) and what the
+    seat alone knows (``view.own``)."""
+    public, own = frame["public"], frame["own"]
+    board, found = public["board"], []
+    if (shown["stage"], shown["day"]) != (board["stage"], board["day"]):
+        found.append(f"stage {shown['stage']}/{shown['day']} for {board['stage']}/{board['day']}")
+    suspects = {house: mark for house, mark in zip(board["suspects"], ("paw", "fur"), strict=False)}
+    votes = board["votes"] or {}
+    deaths = {h["house"]: h["death"] for p in public["players"] for h in p["houses"]}
+    for tile in shown["houses"]:
+        house = tile["house"]
+        expected = {
+            "tokens": len(board["tokens"].get(str(house), [])),
+            "suspect": suspects.get(house),
+            "votes": votes.get(str(house)),
+            "ballots": own["ballots"].get(str(house), 0),
+            "looked": board["looked"] == house,
+            "claw": own["claw"] == house or board["slaughtered"] == house,
+            "dead": deaths[house] is not None,
+        }
+        mine = own["characters"].get(str(house))
+        if opened and mine is not None:
+            expected["character"] = mine["character"]
+        drawn = {key: tile[key] for key in expected}
+        if drawn != expected:
+            found.append(f"house {house}: {drawn} for {expected}")
+    bets = (
+        board["bets"]
+        if public["end"] is None
+        else {seat: bet[0] for seat, bet in public["end"]["bets"].items()}
+    )
+    holder = [p["seat"] for p in public["players"] if "burgomaster" in p["titles"]]
+    for lot in shown["lots"]:
+        target = bets.get(str(lot["seat"]))
+        if lot["target"] != (None if target is None else str(target)):
+            found.append(f"seat {lot['seat']}'s seal on {lot['target']} for {target}")
+        if lot["burgomaster"] != (lot["seat"] in holder):
+            found.append(f"seat {lot['seat']} Burgomaster: {lot['burgomaster']}")
+    hand = own["drawn"]
+    bag = board["bag"] - (len(hand) - 1 if hand else 0)
+    if not shown["bag"].startswith(f"The bag: {bag} of {len(board['coins'])} coins"):
+        found.append(f"the bag {shown['bag']!r} for {bag}")
+    return found
+
+
+def test_the_board_shows_what_the_view_says(server: Server) -> None:
+    """One person at a table of bots: at every moment of a whole game his board is
+    the view he was last sent, drawn (``view.public.board``, ``view.public``'s houses
+    and Burgomaster, ``view.own``), with nothing read again from the events."""
+    with browser() as chromium:
+        phone = Phone(chromium, server.http, "Ann", SHOTS)
+        phone.context.add_init_script(CAPTURE)
+        open_room(phone, "lupusburg", 5, pace=0.1)
+        start_game(phone.page)
+        phone.page.wait_for_selector(".lb-board .lb-house")
+        phone.page.click(".reveal")  # (his own characters are on screen from now on)
+        # His card: his two characters and his chest, as his own part of the board says.
+        card = phone.page.evaluate(
+            """() => ({own: window.lastView.own,
+                       houses: [...document.querySelectorAll('#role-card .house')].map(
+                         (row) => [row.querySelector('strong').innerText,
+                                   Boolean(row.querySelector('.tag'))])})"""
+        )
+        own = card["own"]
+        mine = sorted(int(h) for h, told in own["characters"].items() if told["how"] == "own")
+        assert mine == [2 * own["seat"], 2 * own["seat"] + 1], own
+        chests = [own["chests"][str(h)]["chest"] for h in mine]
+        assert [has for _, has in card["houses"]] == chests and sum(chests) == 1, card
+        assert all(name for name, _ in card["houses"]), card
+        table = Table([phone], phone)
+        stages: Counter[str] = Counter()
+
+        def compare(_: Phone, snap: dict[str, Any]) -> None:
+            problems: list[str] = []
+            for _attempt in range(20):  # (a frame may come between the two looks)
+                seen = phone.page.evaluate(SHOWN)
+                if seen["board"] is None:
+                    return
+                problems = differences(seen["frame"], seen["board"], True)
+                if not problems:
+                    stages[seen["board"]["stage"]] += 1
+                    return
+                time.sleep(0.05)
+            raise AssertionError(problems)
+
+        table.play(lambda: table.seen["Ann"]["finished"], each=compare, limit=120.0)
+        compare(phone, {})
+        assert {"betting", "first_voting", "over"} <= set(stages), stages
+        assert not phone.errors, phone.errors

@@ -1,11 +1,14 @@
 """What a heuristic seat of the village family remembers: its private facts.
 
 Everything it knows comes from its own events (see ``lupus.bots.memory``): its role,
-the pack it belongs to and the pack's picks, the Seer's visions, the Detective's
-inspections, the lovers' or couple's partner, what the Little Girl saw, the Witch's
-victim, the Thief's extra cards. The public record and the public suspicion are shared
-by the seats (``lupus.bots.village_suspicion``); a seat's own judgement of the players
-(its side, who is surely good or bad, how suspect) weighs both.
+the pack it belongs to and the pack's picks, the players it inspected and the sides it
+was told, its partner (a lover's, a couple's), the victim it was shown, the cards set
+aside for it, who accused whom. The family's own events are read here; a role's are
+read as the role says (``Play.remembers``, in the role's module: the Seer's vision, the
+Witch's victim...), with the readings below, so that no kind of a role is named here.
+The public record and the public suspicion are shared by the seats
+(``lupus.bots.village_suspicion``); a seat's own judgement of the players (its side,
+who is surely good or bad, how suspect) weighs both.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from lupus.bots.memory import Memory, as_int, int_list, maybe_int
 from lupus.bots.village_suspicion import CLEARED, SURE, Round, VillagePublic
 from lupus.engine.model import Event
 from lupus.engine.views import View, role_facts
+from lupus.families import village_plays
 
 
 class VillageMemory(Memory[VillagePublic]):
@@ -39,6 +43,7 @@ class VillageMemory(Memory[VillagePublic]):
         self.pack: set[int] = set()
         self.partner: int | None = None
         self.partner_role: str | None = None
+        self.partner_allied = False  # the rules make the partner one's own side
         self.threat: Counter[int] = Counter()  # ballots against the pack (the pack's view)
         self.grudge: Counter[int] = Counter()  # ballots cast against me, by voter
         self.failed: Counter[int] = Counter()  # the pack's victims who were saved
@@ -48,6 +53,7 @@ class VillageMemory(Memory[VillagePublic]):
         self.extra_cards: list[str] = []
         self.pack_total = 0
         self.inspected: set[int] = set()
+        self.readings = village_plays().remembers  # the roles' kinds (``Play.remembers``)
 
     def new_public(self, view: View) -> VillagePublic:
         return VillagePublic(view)
@@ -82,6 +88,8 @@ class VillageMemory(Memory[VillagePublic]):
                 if seat == self.me:
                     self.role = role
         handler = self.HANDLERS.get(event.kind)
+        if handler is None:
+            handler = self.readings.get(event.kind)
         if handler is not None:
             handler(self, event)
 
@@ -114,31 +122,41 @@ class VillageMemory(Memory[VillagePublic]):
         if self.pack_victim is not None:
             self.failed[self.pack_victim] += 1
 
+    # The readings a role's events are given (``Play.remembers``).
     def on_victim(self, event: Event) -> None:
+        """The victim it was shown tonight (``target``)."""
         self.victim = maybe_int(event.data.get("target"))
 
-    def on_extra(self, event: Event) -> None:
+    def on_cards_aside(self, event: Event) -> None:
+        """The cards set aside for it (``cards``)."""
         cards = event.data.get("cards")
         if isinstance(cards, list | tuple):
             self.extra_cards = [str(c) for c in cards]
 
-    def on_love(self, event: Event) -> None:
+    def on_partner(self, event: Event) -> None:
+        """Its partner (``partner``), and his role if it is told (``role``): the two may
+        be of different sides, and then play for themselves."""
         self.partner = as_int(event.data["partner"])
         role = event.data.get("role")
         self.partner_role = None if role is None else str(role)
+        self.partner_allied = False
 
-    def on_couple(self, event: Event) -> None:
+    def on_allied_pair(self, event: Event) -> None:
+        """A pair it belongs to (``players``), whose other member is of its side."""
         for seat in int_list(event.data.get("players")):
             if seat != self.me:
                 self.partner = seat
-                self.partner_role = "couple"
+                self.partner_role = None
+                self.partner_allied = True
 
-    def on_inspection(self, event: Event) -> None:
+    def on_side(self, event: Event) -> None:
+        """A player it inspected (``player``) and the side it was told (``side``)."""
         seat = as_int(event.data["player"])
         self.sides[seat] = str(event.data["side"])
         self.inspected.add(seat)
 
-    def on_vision(self, event: Event) -> None:
+    def on_inspected(self, event: Event) -> None:
+        """A player it inspected (``player``; his role is the event's fact)."""
         self.inspected.add(as_int(event.data["player"]))
 
     def on_accusation(self, event: Event) -> None:
@@ -163,7 +181,7 @@ class VillageMemory(Memory[VillagePublic]):
     def side(self) -> str:
         """'pack', 'village' or 'lovers' (a mixed couple plays for itself)."""
         mine = "pack" if self.in_pack() else "village"
-        if self.partner is not None and self.partner_role != "couple":
+        if self.partner is not None and not self.partner_allied:
             partner_pack = (
                 self.partner in self.pack
                 if self.in_pack()
@@ -209,8 +227,8 @@ class VillageMemory(Memory[VillagePublic]):
             return {self.me} | ({self.partner} if self.partner is not None else set())
         return {s for s in range(self.n) if self.good(s)}
 
-    # What each kind of event tells (functions of the class, not bound methods: a
-    # table of bound methods would make every memory a reference cycle).
+    # What each kind of the family's events tells (functions of the class, not bound
+    # methods: a table of bound methods would make every memory a reference cycle).
     HANDLERS: ClassVar[dict[str, Callable[[VillageMemory, Event], None]]] = {
         "game_starts": on_start,
         "night": on_night,
@@ -218,12 +236,5 @@ class VillageMemory(Memory[VillagePublic]):
         "pack_choice": on_pack_choice,
         "pack_victim": on_pack_victim,
         "failed_attempt": on_failed,
-        "victim_shown": on_victim,
-        "extra_cards": on_extra,
-        "in_love": on_love,
-        "couple": on_couple,
-        "inspection": on_inspection,
-        "vision": on_vision,
-        "nomination": on_accusation,
         "ballot": on_accusation,
     }

@@ -9,6 +9,10 @@ suspected player) makes its author suspect, as does voting for oneself. When an
 eliminated player's card is revealed, those who voted for a werewolf gain trust, those
 who turned away from a werewolf the vote was leaning to gain suspicion, and those who
 opened a vote against a revealed villager gain a little.
+
+The family's events are read here; a role's public events as the role says
+(``Play.records``, in the role's module: the Captain's election, the nominations), with
+the readings below, so that no kind of a role is named here.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import ClassVar
 from lupus.bots.memory import Public, as_int, int_list, maybe_int, top_set
 from lupus.engine.model import Event
 from lupus.engine.views import View
+from lupus.families import village_plays
 
 # Suspicion a ballot that breaks ranks earns its author, by kind of ballot.
 DEVIATION = {"vote": 1.0, "nominate": 1.0, "banish": 0.5, "elect": 0.5}
@@ -82,39 +87,49 @@ class VillagePublic(Public):
         self.banish_leaders: frozenset[int] = frozenset()
         self.banish_top: frozenset[int] = frozenset()
         self.history: list[BallotRecord] = []
+        self.readings = village_plays().records  # the roles' kinds (``Play.records``)
 
     def see(self, event: Event) -> None:
         handler = self.HANDLERS.get(event.kind)
+        if handler is None:
+            handler = self.readings.get(event.kind)
         if handler is not None:
             handler(self, event)
 
     def living(self) -> list[int]:
         return [s for s in range(self.n) if s not in self.dead]
 
+    # The readings a role's events are given (``Play.records``), and the family's.
     def on_captain(self, event: Event) -> None:
+        """The player whose vote counts twice now (``player``)."""
         self.captain = as_int(event.data["player"])
 
     def on_vote_opens(self, event: Event) -> None:
         self.round = Round("vote", int_list(event.data.get("candidates")))
 
     def on_election(self, event: Event) -> None:
+        """An election opens among ``candidates``."""
         self.round = Round("elect", int_list(event.data.get("candidates")))
 
     def on_nominations_open(self, event: Event) -> None:
+        """Nominations open (a round whose entries name the nominees)."""
         self.nominations = Round("nominate", None)
         self.round = self.nominations
 
     def on_nomination(self, event: Event) -> None:
+        """A ``player`` nominates a ``target``."""
         if self.nominations is None:
             self.on_nominations_open(event)
         assert self.nominations is not None
         self.judge(self.nominations, as_int(event.data["player"]), as_int(event.data["target"]))
 
     def on_withdrawal(self, event: Event) -> None:
+        """A nomination of ``target`` is taken back."""
         if self.nominations is not None:
             self.nominations.tally[as_int(event.data["target"])] -= 1
 
     def on_banishment_opens(self, event: Event) -> None:
+        """The vote among the nominees (``candidates``) opens."""
         pool = int_list(event.data.get("candidates"))
         noms = self.nominations
         self.banish_leaders = frozenset(noms.leaders(pool) if noms else ())
@@ -173,16 +188,10 @@ class VillagePublic(Public):
             elif wolf and seat in rec.leaders and rec.target is not None:
                 self.susp[rec.voter] = self.susp.get(rec.voter, 0.0) + SHIELDED_WOLF
 
-    # What each kind of event tells (functions of the class, not bound methods: a
-    # table of bound methods would make every memory a reference cycle).
+    # What each kind of the family's events tells (functions of the class, not bound
+    # methods: a table of bound methods would make every memory a reference cycle).
     HANDLERS: ClassVar[dict[str, Callable[[VillagePublic, Event], None]]] = {
-        "captain": on_captain,
         "vote_opens": on_vote_opens,
-        "election": on_election,
-        "nominations_open": on_nominations_open,
-        "nomination": on_nomination,
-        "withdrawal": on_withdrawal,
-        "banishment_opens": on_banishment_opens,
         "ballot": on_ballot,
         "death": on_death,
     }

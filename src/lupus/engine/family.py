@@ -17,6 +17,7 @@ from typing import Final, Protocol, final
 from lupus.engine.deal import Deal
 from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.game import Game
+from lupus.engine.model import Event
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
 
@@ -151,6 +152,13 @@ class Family:
         disclose."""
         return TableReader(names)
 
+    def seat_reader(self, seat: int) -> SeatReader | None:
+        """A reader of one seat's events into what that seat alone knows of the
+        family's board (``view.own``: Lupusburg's characters told it, its peeks, its
+        coin...), or None: the family has no such part (the village's seat knows its
+        events, and the public table says the rest)."""
+        return None
+
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]
     ) -> None:
@@ -173,6 +181,16 @@ class Family:
     def fair_label(self) -> str:
         """``fair_share`` as a person reads it ("0.5", "1/players")."""
         raise NotImplementedError
+
+
+class SeatReader(Protocol):
+    """Reads one seat's events, oldest first, each once (``Family.seat_reader``)."""
+
+    count: int  # the events read so far
+
+    def feed(self, event: Event) -> None: ...
+
+    def to_json(self) -> dict[str, object]: ...
 
 
 class Dealing(Protocol):

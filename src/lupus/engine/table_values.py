@@ -6,7 +6,7 @@ plain JSON data (``to_json``: ``view.public`` of docs/protocol.md).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, final
+from typing import ClassVar, Final, Protocol, final
 
 from lupus.engine.event_json import plain
 from lupus.engine.model import Value
@@ -358,14 +358,22 @@ class TableEnd(Value):
         }
 
 
+class Board(Protocol):
+    """A family's own public board (Lupusburg's day: ``lupus.lupusburg.board``): a
+    value, equal by what it holds, said as plain JSON data (``view.public.board``)."""
+
+    def to_json(self) -> dict[str, object]: ...
+
+
 @final
 class PublicTable(Value):
     """The public state of the table at one public moment of a game (see the module):
     ``players`` in seat order, ``outcome`` None until a phase has had one, ``step`` the
-    public step under way (None: none), ``end`` None until the game is over."""
+    public step under way (None: none), ``end`` None until the game is over, ``board``
+    the family's own public board (None for a family without one: the village)."""
 
-    __slots__ = ("end", "outcome", "players", "step")
-    FIELDS: ClassVar[tuple[str, ...]] = ("players", "outcome", "step", "end")
+    __slots__ = ("board", "end", "outcome", "players", "step")
+    FIELDS: ClassVar[tuple[str, ...]] = ("players", "outcome", "step", "end", "board")
 
     def __init__(
         self,
@@ -373,23 +381,29 @@ class PublicTable(Value):
         outcome: TableOutcome | None,
         step: TableStep | None = None,
         end: TableEnd | None = None,
+        board: Board | None = None,
     ) -> None:
         self.players: Final = players
         self.outcome: Final = outcome
         self.step: Final = step
         self.end: Final = end
+        self.board: Final = board
 
     def to_json(self) -> dict[str, object]:
         """As plain JSON data: ``view.public`` of docs/protocol.md."""
         outcome = self.outcome
         step = self.step
         end = self.end
-        return {
+        shown: dict[str, object] = {
             "players": [seat.to_json() for seat in self.players],
             "outcome": None if outcome is None else outcome.to_json(),
             "step": None if step is None else step.to_json(),
             "end": None if end is None else end.to_json(),
         }
+        board = self.board
+        if board is not None:  # (a family without a board says nothing of it)
+            shown["board"] = board.to_json()
+        return shown
 
 
 seal(TableHouse)

@@ -9,7 +9,7 @@ from typing import Final, cast
 from lupus.engine.deal import Deal, every_player
 from lupus.engine.errors import SetupError
 from lupus.engine.events import EventSpec, told_kinds
-from lupus.engine.family import Family
+from lupus.engine.family import Family, SeatReader
 from lupus.engine.game import Game
 from lupus.engine.step import Step
 from lupus.engine.table import TableReader
@@ -26,6 +26,7 @@ from lupus.lupusburg.game import (
     LupusburgGame,
 )
 from lupus.lupusburg.night import ThiefStep, WerewolfStep
+from lupus.lupusburg.own import OwnReader
 from lupus.lupusburg.phases import Dawn, PassBurgomaster, PhaseStart, WinCheck
 from lupus.lupusburg.table import LupusburgTable
 from lupus.lupusburg.voting import SecondVoting, TokenTurn
@@ -172,6 +173,11 @@ class LupusburgFamily(Family):
 
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
         return LupusburgTable(names)
+
+    def seat_reader(self, seat: int) -> SeatReader | None:
+        """A player's own part of the board (``lupus.lupusburg.own``); none for the
+        game leader or a spectator (the public board is theirs)."""
+        return OwnReader(seat) if seat >= 0 else None
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
         return dealing.fixed_deck(players)

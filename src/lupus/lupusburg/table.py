@@ -20,6 +20,8 @@ or not, with its character and its chest once public:
   failed attempt is ever announced.
 - The public step under way is a night step, from its ``wake`` to the next one or
   the dawn; ``game_over`` is the table's ``end``, with the scores.
+- The day's own board (the bag, the privilege, the bets, the tokens, the suspects, the
+  ballots) is the table's ``board``, read by ``lupus.lupusburg.board``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from typing import Final
 
 from lupus.engine.events import told_kinds
 from lupus.engine.model import Event
-from lupus.engine.table import OPENS, TableHouse, TableReader, TableVote
+from lupus.engine.table import OPENS, PublicTable, TableHouse, TableReader, TableVote
+from lupus.lupusburg.board import BoardReader
 from lupus.lupusburg.events import EVENTS
 from lupus.lupusburg.game import THIEF, TOWNSFOLK, WEREWOLF
 
@@ -52,11 +55,14 @@ class LupusburgTable(TableReader):
         self.chests: list[bool | None] = [None] * houses
         self.fates: list[tuple[str, str, int] | None] = [None] * houses
         self.houses = [self.made_houses(seat) for seat in range(self.n)]
+        self.board = BoardReader(self.n)
+        self.with_board: PublicTable | None = None  # the last table, with its board
 
     def fresh(self) -> TableReader:
         return LupusburgTable(self.names)
 
     def read_kind(self, event: Event) -> None:
+        self.board.feed(event)
         kind = event.kind
         if kind == "character_dies":
             house = event.seat("house")
@@ -81,6 +87,19 @@ class LupusburgTable(TableReader):
         elif kind == "game_over":
             self.shown(event)
             self.ended(event)
+
+    def table(self) -> PublicTable:
+        """The shared table with the day's board: the same object while neither
+        changed."""
+        shared = super().table()
+        board = self.board.board(self.titles.get(BURGOMASTER))
+        kept = self.with_board
+        if kept is not None and kept.board is board and same_table(kept, shared):
+            return kept
+        made = self.with_board = PublicTable(
+            shared.players, shared.outcome, shared.step, shared.end, board
+        )
+        return made
 
     def told(self, kind: str) -> str | None:
         return TOLD.get(kind)
@@ -130,3 +149,13 @@ class LupusburgTable(TableReader):
         if house is None or not 0 <= house < len(self.characters):
             return None
         return self.characters[house]
+
+
+def same_table(kept: PublicTable, shared: PublicTable) -> bool:
+    """Whether a table with a board holds the very parts of a shared one."""
+    return (
+        kept.players is shared.players
+        and kept.outcome is shared.outcome
+        and kept.step is shared.step
+        and kept.end is shared.end
+    )

@@ -12,6 +12,7 @@ captain any more, and day-vote ties go to a second round.
 from __future__ import annotations
 
 from lupus.bots.village_brain import VillageBrain
+from lupus.bots.village_suspicion import VillagePublic
 from lupus.engine.counting import plurality
 from lupus.engine.draw import choice
 from lupus.engine.events import INT, SEAT, SEATS, TEXT, EventSpec, field_variant
@@ -119,7 +120,10 @@ def on_death(game: VillageGame, seat: int, cause: str) -> None:
 
 ROLE = Role(
     "captain",
-    bot=Play({"elect": VillageBrain.elect, "appoint": VillageBrain.appoint}),
+    bot=Play(
+        {"elect": VillageBrain.elect, "appoint": VillageBrain.appoint},
+        records={"captain": VillagePublic.on_captain, "election": VillagePublic.on_election},
+    ),
     events=(
         EventSpec(
             "election",

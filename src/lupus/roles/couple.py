@@ -14,10 +14,11 @@ causes nobody dies of heartbreak and nothing is revealed before the end.
 
 from __future__ import annotations
 
+from lupus.bots.village_memory import VillageMemory
 from lupus.engine.events import SEAT_TEXT, SEATS, EventSpec
 from lupus.village.events import SOME_ROLES
 from lupus.village.game import VillageGame
-from lupus.village.plugin import Role
+from lupus.village.plugin import Play, Role
 from lupus.village.steps import VillageStep
 
 ROLE_ID = "couple"
@@ -59,6 +60,7 @@ ROLE = Role(
     ),
     card=ROLE_ID,
     steps={"couple": CoupleStep},
+    bot=Play(remembers={"couple": VillageMemory.on_allied_pair}),
     messages={
         "wake.couple": "The {N[couple]} wake up and look at each other.",
         "couple": "{players} are the {N[couple]} and recognise each other.",

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from lupus.bots.memory import as_int, best
 from lupus.bots.village_brain import VillageBrain
+from lupus.bots.village_memory import VillageMemory
 from lupus.engine.events import SEAT, SEATS, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Action, Event, Prompt
@@ -100,7 +101,7 @@ def cupid(bot: VillageBrain) -> Action | None:
 ROLE = Role(
     "cupid",
     weight=-3,
-    bot=Play({"link": cupid}, taste=1),
+    bot=Play({"link": cupid}, taste=1, remembers={"in_love": VillageMemory.on_partner}),
     events=(
         EventSpec("linked", {"players": SEATS}, script="noted"),
         # ``player`` and ``role`` where the rulebook tells lovers each other's role.

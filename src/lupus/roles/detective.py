@@ -9,6 +9,7 @@ takes effect at dawn.
 from __future__ import annotations
 
 from lupus.bots.village_brain import INSPECT
+from lupus.bots.village_memory import VillageMemory
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
@@ -38,7 +39,7 @@ class DetectiveStep(Ballot):
 ROLE = Role(
     "detective",
     weight=7,
-    bot=Play({"inspect": INSPECT}, prey=3),
+    bot=Play({"inspect": INSPECT}, prey=3, remembers={"inspection": VillageMemory.on_side}),
     events=(
         # ``player`` is investigated, ``by`` the Detective.
         EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}),

@@ -15,6 +15,8 @@
 from __future__ import annotations
 
 from lupus.bots.village_brain import VillageBrain
+from lupus.bots.village_memory import VillageMemory
+from lupus.bots.village_suspicion import VillagePublic
 from lupus.engine.events import INT, SEAT, SEATS, EventSpec
 from lupus.engine.interned import bare
 from lupus.engine.model import Action, Prompt
@@ -125,7 +127,16 @@ class BanishmentStep(Ballot):
 
 ROLE = Role(
     "nominations",
-    bot=Play({"nominate": VillageBrain.nominate, "vote": VillageBrain.vote}),
+    bot=Play(
+        {"nominate": VillageBrain.nominate, "vote": VillageBrain.vote},
+        remembers={"nomination": VillageMemory.on_accusation},
+        records={
+            "nominations_open": VillagePublic.on_nominations_open,
+            "nomination": VillagePublic.on_nomination,
+            "withdrawal": VillagePublic.on_withdrawal,
+            "banishment_opens": VillagePublic.on_banishment_opens,
+        },
+    ),
     events=(
         EventSpec("nominations_open", {}, told="step", script="opens", table="nominations"),
         EventSpec("nomination", {"player": SEAT, "target": SEAT}, script="echoes"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lupus.bots.village_brain import INSPECT
+from lupus.bots.village_memory import VillageMemory
 from lupus.engine.events import SEAT, TEXT, EventSpec
 from lupus.engine.interned import alone
 from lupus.engine.model import Prompt
@@ -32,7 +33,9 @@ class SeerStep(Ballot):
 ROLE = Role(
     "seer",
     weight=7,
-    bot=Play({"inspect": INSPECT}, taste=5, prey=3),
+    bot=Play(
+        {"inspect": INSPECT}, taste=5, prey=3, remembers={"vision": VillageMemory.on_inspected}
+    ),
     events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),),
     card="seer",
     steps={"seer": SeerStep},

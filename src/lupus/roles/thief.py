@@ -12,6 +12,7 @@ took the other one) the villagers win at once.
 from __future__ import annotations
 
 from lupus.bots.village_brain import VillageBrain
+from lupus.bots.village_memory import VillageMemory
 from lupus.engine.events import SEAT, TEXT, TEXTS, EventSpec
 from lupus.engine.interned import alone, bare
 from lupus.engine.model import Action, Prompt
@@ -77,7 +78,9 @@ def thief(bot: VillageBrain) -> Action | None:
 ROLE = Role(
     "thief",
     weight=0,
-    bot=Play({"take": thief, "keep": thief}),
+    bot=Play(
+        {"take": thief, "keep": thief}, remembers={"extra_cards": VillageMemory.on_cards_aside}
+    ),
     extra_cards=2,
     events=(
         EventSpec("extra_cards", {"cards": TEXTS}),

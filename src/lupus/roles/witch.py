@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lupus.bots.village_brain import VillageBrain, targets
+from lupus.bots.village_memory import VillageMemory
 from lupus.bots.village_suspicion import FOLLOW_FLOOR
 from lupus.engine.events import SEAT, SEAT_OR_NONE, TEXT, EventSpec, field_variant
 from lupus.engine.interned import alone, bare
@@ -129,7 +130,12 @@ def witch(bot: VillageBrain) -> Action | None:
 ROLE = Role(
     "witch",
     weight=4,
-    bot=Play({"heal": witch, "poison": witch}, taste=4, prey=2),
+    bot=Play(
+        {"heal": witch, "poison": witch},
+        taste=4,
+        prey=2,
+        remembers={"victim_shown": VillageMemory.on_victim},
+    ),
     events=(
         EventSpec("victim_shown", {"target": SEAT_OR_NONE}),
         EventSpec(

@@ -23,11 +23,12 @@ from typing import Final
 
 from lupus.bots.den import den
 from lupus.engine.event_json import to_json as event_json
+from lupus.engine.family import SeatReader
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Args, Event, Prompt
 from lupus.engine.table import PublicTable, PublicTables
 from lupus.engine.views import View
-from lupus.families import tables
+from lupus.families import family_of, tables
 from lupus.narration import SAY, STEP, Narrator
 
 json_text: Final = json.JSONEncoder(ensure_ascii=False).encode
@@ -63,6 +64,7 @@ class ViewFrame:
     events: list[Raw]  # the news: events the client has not had yet
     pack: list[tuple[int, int | None]] | None  # a pack member's pack: seat, target
     public: Raw  # the public table: alive, public cards, titles, the last outcome
+    own: Raw  # what this seat alone knows of its family's board (Lupusburg), or null
     prompts: Raw  # what the seat may do now, each choice with its words
     type: str = field(default="view")
 
@@ -106,13 +108,13 @@ def value_text(name: str, value: object) -> str:
     return json_text(value)
 
 
-RAW: Final = frozenset({"game", "phase", "public", "prompts"})
+RAW: Final = frozenset({"game", "phase", "public", "own", "prompts"})
 
 
 class Sent:
     """What one client was sent of the current game: staleness is judged against it."""
 
-    __slots__ = ("counts", "game", "lines", "narrator", "state")
+    __slots__ = ("counts", "game", "lines", "narrator", "own", "state")
 
     def __init__(self) -> None:
         self.game: str | None = None
@@ -120,6 +122,15 @@ class Sent:
         self.lines = 0  # sentences already sent
         self.state: tuple[object, ...] | None = None
         self.narrator: Narrator | None = None
+        # The reader of the seat's own part of the board, with its seat (None: the
+        # family has none), fed the events as they are sent.
+        self.own: tuple[int, SeatReader | None] | None = None
+
+    def restart(self, game: str, narrator: Narrator) -> Narrator:
+        """A new game (or a first frame): nothing of it was sent yet."""
+        self.game, self.counts, self.lines, self.state, self.own = game, (0, 0), 0, None, None
+        self.narrator = narrator
+        return narrator
 
 
 def view_frame(
@@ -137,16 +148,15 @@ def view_frame(
     """The frame due to a client that was sent ``sent``, or None if nothing changed for
     it (the one judgement of staleness); ``sent`` is updated to what it is sent now.
 
-    ``table``: for a game leader, each seat's open prompts. ``said``: the room's
-    sentences and menu lines already made (the same for every reader)."""
-    if sent.game != game_id or sent.narrator is None:
-        sent.game, sent.counts, sent.lines, sent.state = game_id, (0, 0), 0, None
-        sent.narrator = Narrator(game.rulebook, game.names, lang)
+    ``table``: a game leader's seats' open prompts. ``said``: the room's sentences and
+    menu lines already made (the same for every reader)."""
+    narrator = sent.narrator
+    if sent.game != game_id or narrator is None:
+        narrator = sent.restart(game_id, Narrator(game.rulebook, game.names, lang))
     state = (view.state_id, view.prompts, waited, deadline, table)
     if state == sent.state:
         return None
     sent.state = state
-    narrator = sent.narrator
     if said is None:
         said = Said()
     sentences, labels = said.of(narrator.lang)
@@ -180,8 +190,34 @@ def view_frame(
         events=[said.event_text(event) for event in new],
         pack=None if found is None else list(found.current()),
         public=said.public_text(game, view),
+        own=own_text(sent, game, view, start, new),
         prompts=said.menus_text(narrator, view.prompts, labels),
     )
+
+
+def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, ...]) -> str:
+    """The seat's own part of the board (``view.own``) as JSON text: its family's
+    reader (``Family.seat_reader``) fed the seat's events, each once, as they are sent
+    (``new``, after the ``start`` already read); "null" for a family without one."""
+    kept = sent.own
+    if kept is None or kept[0] != view.seat:
+        kept = sent.own = (view.seat, family_of(game.rulebook).seat_reader(view.seat))
+        reader = kept[1]
+        if reader is not None:
+            for event in view.events[:start]:
+                reader.feed(event)
+    reader = kept[1]
+    if reader is None:
+        return "null"
+    if reader.count != start:  # (not where this client's events were: read them again)
+        reader = family_of(game.rulebook).seat_reader(view.seat)
+        assert reader is not None
+        for event in view.events[:start]:
+            reader.feed(event)
+        sent.own = (view.seat, reader)
+    for event in new:
+        reader.feed(event)
+    return json_text(reader.to_json())
 
 
 class Said:

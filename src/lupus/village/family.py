@@ -105,18 +105,25 @@ def build(roles: Sequence[Role]) -> Registry:
 
 
 def plays(roles: Sequence[Role]) -> Plays:
-    """The roles' ``Play`` declarations joined (a verb given two plays is refused)."""
+    """The roles' ``Play`` declarations joined (a verb given two plays, or a kind two
+    readings, is refused)."""
     decisions: dict[str, Any] = {}
     taste: dict[str, int] = {}
     prey: dict[str, int] = {}
+    remembers: dict[str, Any] = {}
+    records: dict[str, Any] = {}
     for role in roles:
         for verb, decision in role.bot.decisions.items():
             if decisions.setdefault(verb, decision) is not decision:
                 raise ValueError(f"{role.id} gives the verb {verb!r} a play of its own")
+        for joined, given in ((remembers, role.bot.remembers), (records, role.bot.records)):
+            for kind, reading in given.items():
+                if joined.setdefault(kind, reading) is not reading:
+                    raise ValueError(f"{role.id} gives the kind {kind!r} a reading of its own")
         if role.card is not None:
             taste[role.card] = role.bot.taste
             prey[role.card] = role.bot.prey
-    return Plays(decisions, taste, prey)
+    return Plays(decisions, taste, prey, remembers, records)
 
 
 class VillageFamily(Family):

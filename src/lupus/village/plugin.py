@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, final
 
 from lupus.engine.events import EventSpec
+from lupus.engine.model import Event
 from lupus.engine.step import Step
 from lupus.village.game import VillageGame
 
@@ -27,6 +28,11 @@ Decision = Callable[[Any], Any]
 """A heuristic bot's play for a verb: called with the deciding seat's brain
 (``lupus.bots.village_brain.VillageBrain``: its view, memory and draws), it returns one
 of the seat's legal actions, or None to leave it to the bot's fallback."""
+
+Reading = Callable[[Any, Event], None]
+"""How the heuristic bot takes in one of the role's events: called with what it reads
+it into (a seat's memory, ``lupus.bots.village_memory.VillageMemory``, or the public
+record the seats share, ``lupus.bots.village_suspicion.VillagePublic``) and the event."""
 
 ANYONE: Final = "*"
 """``Verb.holders`` for a verb any living player may be offered (a vote)."""
@@ -94,14 +100,26 @@ class Play:
     answered by a random legal choice that is not a pass, the bot's fallback. ``taste``:
     how much a Thief would rather become this card (0: not at all); ``prey``: how much
     the pack would rather eat its holder once it knows him (a Seer more than a Hunter,
-    who shoots back: negative)."""
+    who shoots back: negative). ``remembers``: what a seat's memory makes of the
+    role's events it is told (kind -> ``Reading``: the Seer's vision, the couple's
+    partner); ``records``: what the public record makes of its public events (the
+    Captain's election, the nominations). The bot's own modules name none of a role's
+    kinds: a kind no role reads is lost on the bot."""
 
     def __init__(
-        self, decisions: Mapping[str, Decision] | None = None, *, taste: int = 0, prey: int = 0
+        self,
+        decisions: Mapping[str, Decision] | None = None,
+        *,
+        taste: int = 0,
+        prey: int = 0,
+        remembers: Mapping[str, Reading] | None = None,
+        records: Mapping[str, Reading] | None = None,
     ) -> None:
         self.decisions: Final[dict[str, Decision]] = dict(decisions or {})
         self.taste: Final = taste
         self.prey: Final = prey
+        self.remembers: Final[dict[str, Reading]] = dict(remembers or {})
+        self.records: Final[dict[str, Reading]] = dict(records or {})
 
 
 NO_PLAY: Final = Play()

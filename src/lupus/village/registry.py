@@ -47,10 +47,15 @@ class Plays:
         decisions: dict[str, Callable[[Any], Any]],
         taste: dict[str, int],
         prey: dict[str, int],
+        remembers: dict[str, Callable[[Any, Any], None]] | None = None,
+        records: dict[str, Callable[[Any, Any], None]] | None = None,
     ) -> None:
         self.decisions: Final = decisions
         self.taste: Final = taste
         self.prey: Final = prey
+        # kind -> how a seat's memory, and the shared public record, read it
+        self.remembers: Final[dict[str, Callable[[Any, Any], None]]] = remembers or {}
+        self.records: Final[dict[str, Callable[[Any, Any], None]]] = records or {}
 
 
 @final

@@ -1,9 +1,10 @@
 // Lupusburg's table (issue 14, item 6): each player's two houses, the claw, the
 // Burgomaster and his privilege, the bag and the bets, the votings' tokens, the suspects'
 // evidence, the scores. Drawn from the seat's view only (lupusburg_state.js reads it):
-// the seat's own characters, chest and coin are its own events', shown when the player
-// shows his card (as the role card does), and every other house shows what the events
-// told this seat, no more. Where a prompt asks for a house, its tile is the button.
+// the day from the public board (`view.public.board`), the seat's own characters,
+// chest and coin from its own part (`view.own`), shown when the player shows his card
+// (as the role card does); every other house shows what the view tells this seat, no
+// more. Where a prompt asks for a house, its tile is the button.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -54,7 +55,7 @@ export function lupusburgBoard(page) {
   const games = matchGames(page);
   return h(
     "section",
-    { class: "lb-board card", "aria-labelledby": "lb-title", dataset: { stage: state.stage, day: String(state.day) } },
+    { class: "lb-board card", "aria-labelledby": "lb-title", dataset: { stage: state.board.stage, day: String(state.board.day) } },
     h("h3", { id: "lb-title" }, t("lb_title")),
     summary(page, state),
     page.seat !== null && !open ? h("p", { class: "hint lb-secret-hint" }, t("lb_secret_hint")) : null,
@@ -103,22 +104,13 @@ function summary(page, state) {
   if (state.burgomaster !== null) {
     rows.push(line("lb-burgomaster-line", "crown", t("lb_burgomaster_is", { title, player: page.name(state.burgomaster) })));
   }
-  const privilege = state.privilege;
+  const privilege = state.board.privilege;
   if (privilege && !state.over) {
     if (privilege.state === "used") rows.push(line("lb-privilege", "eye", t("lb_privilege_used", { title, house: houseOf(page, privilege.house) })));
     else if (privilege.state === "declined") rows.push(line("lb-privilege", "eye", t("lb_privilege_declined", { title })));
     else rows.push(line("lb-privilege", "eye", t("lb_privilege_none", { title })));
   }
-  // One coin leaves the bag for good with each bet (the others drawn go back); the
-  // seat's own coins in hand are out of it too, until it keeps one.
-  const out = Object.keys(state.bets).length + (state.drawn ? state.drawn.length - 1 : 0);
-  rows.push(
-    line(
-      "lb-bag",
-      "bag",
-      t("lb_bag", { count: Math.max(0, state.coins.length - out), total: state.coins.length, coins: state.coins.join(", ") }),
-    ),
-  );
+  rows.push(line("lb-bag", "bag", t("lb_bag", { count: state.bag, total: state.coins.length, coins: state.coins.join(", ") })));
   const stage = stageLine(page, state);
   if (stage) rows.push(stage);
   return h("div", { class: "lb-summary" }, rows);
@@ -126,11 +118,11 @@ function summary(page, state) {
 
 function stageLine(page, state) {
   const turn = turnOf(state);
-  switch (state.stage) {
+  switch (state.board.stage) {
     case "betting": {
       // A bet is followed by its coin, kept face down: nobody else sees when, so the
       // last bettor may still be choosing his coin while the next one's turn shows.
-      const keeping = state.keeping !== null && state.keeping !== page.seat ? state.keeping : null;
+      const keeping = state.board.keeping !== null && state.board.keeping !== page.seat ? state.board.keeping : null;
       if (turn?.step !== "betting") {
         return keeping === null ? null : line("lb-stage", "seal", t("lb_stage_keeping", { player: page.name(keeping) }));
       }
@@ -143,16 +135,16 @@ function stageLine(page, state) {
     }
     case "first_voting": {
       const total = 2 * state.n;
-      const round = Math.min(2, Math.floor(state.tokensLaid / state.n) + 1);
+      const round = Math.min(2, Math.floor(state.board.laid / state.n) + 1);
       return line(
         "lb-stage",
         "token",
-        t("lb_stage_first", { round, laid: state.tokensLaid, total }),
+        t("lb_stage_first", { round, laid: state.board.laid, total }),
         turn && turn.seat !== page.seat ? ` ${t("lb_next", { player: page.name(turn.seat) })}` : "",
       );
     }
     case "second_voting": {
-      const [paw, fur] = state.suspects;
+      const [paw, fur] = state.board.suspects;
       if (paw === undefined || fur === undefined) return null;
       return line("lb-stage", "ballot", t("lb_stage_second", { paw: houseOf(page, paw), fur: houseOf(page, fur) }));
     }
@@ -161,7 +153,7 @@ function stageLine(page, state) {
       return lynched ? line("lb-stage", "out", t("lb_stage_lynched", { house: houseOf(page, lynched.number) })) : null;
     }
     case "night":
-      return state.day ? line("lb-stage", null, t("lb_stage_night")) : null;
+      return state.board.day ? line("lb-stage", null, t("lb_stage_night")) : null;
     default:
       return null;
   }
@@ -241,7 +233,7 @@ function lot(page, state, acts, open, seat) {
       burgomaster ? tag("lb-burgomaster", null, burgomasterTitle(page)) : null,
       none ? tag("lb-none", null, t("lb_no_character")) : null,
       winner ? tag("lb-winner", "star", t("lb_winner")) : null,
-      !state.over && turn && turn.seat === seat && !me && state.keeping === null ? tag("lb-turn", null, t("lb_turn")) : null,
+      !state.over && turn && turn.seat === seat && !me && state.board.keeping === null ? tag("lb-turn", null, t("lb_turn")) : null,
     ),
     seals(page, state, acts, open, seat),
     h(

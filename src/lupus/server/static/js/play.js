@@ -52,16 +52,26 @@ function standIn(page) {
   return h("p", { class: "card notice stand-in", role: "status", id: "stand-in" }, t(seat.away ? "bot_plays_away" : "bot_plays_host"));
 }
 
-/** What the seat holds, from the events told to it (the last deal or exchange wins). */
+/** What the seat holds: its card from the events told to it (the last deal or exchange
+ * wins), or in Lupusburg its two characters and chest as its own part of the board says
+ * (`view.own`). */
 function holding(page) {
   let role = null;
-  let houses = null;
   for (const event of page.events) {
     const data = event.data;
     if ((event.kind === "role_dealt" || event.kind === "role_taken") && data.player === page.seat) role = data.role;
-    if (event.kind === "characters_dealt" && data.player === page.seat) houses = data;
   }
-  return { role, houses };
+  return { role, houses: ownHouses(page.view?.own) };
+}
+
+/** Lupusburg: the seat's own two characters by house, and its chest's house (null: none
+ * told, or another family). */
+function ownHouses(own) {
+  if (!own) return null;
+  const mine = Object.entries(own.characters).filter(([, told]) => told.how === "own");
+  if (!mine.length) return null;
+  const chest = Object.entries(own.chests).find(([, told]) => told.how === "own" && told.chest);
+  return { characters: Object.fromEntries(mine.map(([house, told]) => [house, told.character])), chest: chest ? Number(chest[0]) : null };
 }
 
 /** The seat's card as it is shown: its role and what it does, or its two houses. */

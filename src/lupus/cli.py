@@ -354,6 +354,9 @@ def serve(
         Path, typer.Option(help="SQLite file keeping every room and game (made if missing).")
     ] = Path("lupus.db"),
     log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text | json (one JSON object a line: docs/deploy.md).")
+    ] = "text",
     public_url: Annotated[
         str | None,
         typer.Option(
@@ -375,6 +378,7 @@ def serve(
     Every room and game is kept in --database, and a restart resumes them all.
     """
     from lupus.server.links import checked_public_url
+    from lupus.server.logs import LogFormat
     from lupus.server.serving import run as run_server
 
     levels = ("debug", "info", "warning", "error", "critical")
@@ -384,6 +388,8 @@ def serve(
         writable(database, "--database")
         if log_level not in levels:
             raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+        if log_format not in ("text", "json"):
+            raise SetupError(f"--log-format: {quoted(log_format)} is not text | json")
         if public_url is not None:
             try:
                 public_url = checked_public_url(flag_text(public_url, "--public-url"))
@@ -392,7 +398,10 @@ def serve(
         limits = server_limits(limit or [])
     except LupusError as exc:
         raise fail(exc) from exc
-    run_server(host, port, database, log_level, limits=limits, public_url=public_url)
+    shape: LogFormat = "json" if log_format == "json" else "text"
+    run_server(
+        host, port, database, log_level, limits=limits, public_url=public_url, log_format=shape
+    )
 
 
 def main() -> None:  # pragma: no cover - console entry point

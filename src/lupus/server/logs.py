@@ -24,10 +24,12 @@ import re
 import sys
 import time
 import traceback
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit, urlunsplit
 
+import websockets
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 
@@ -100,6 +102,20 @@ class WithheldAccess(AccessFormatter):
         return withheld(ei)
 
 
+WEBSOCKETS: Final = str(Path(websockets.__file__).parent)
+"""Where the websockets library's code is (``Unframed``)."""
+
+
+class Unframed(logging.Filter):
+    """No debug line of the websockets library: it logs every frame and handshake
+    header (a token in a ``rejoin``, an action's verb, a seat's view) at DEBUG,
+    through uvicorn's own logger, which ``--log-level debug`` lets through. Its
+    warnings and errors stay."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG or not record.pathname.startswith(WEBSOCKETS)
+
+
 def fields_of(record: logging.LogRecord) -> dict[str, object] | None:
     """The event and fields of one of the server's own lines (``event key=%s ...``),
     or None for a line of another shape (its message is kept whole)."""
@@ -164,6 +180,9 @@ def text_config(level: str) -> dict[str, Any]:
         "formatter": "lupus",
         "stream": "ext://sys.stderr",
     }
+    config["filters"] = {"unframed": {"()": Unframed}}
+    for handler in config["handlers"].values():
+        handler["filters"] = ["unframed"]
     config["root"] = {"handlers": ["lupus"], "level": level.upper()}
     return config
 
@@ -176,10 +195,12 @@ def json_config(level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": JsonLines}},
+        "filters": {"unframed": {"()": Unframed}},
         "handlers": {
             "json": {
                 "class": "logging.StreamHandler",
                 "formatter": "json",
+                "filters": ["unframed"],
                 "stream": "ext://sys.stderr",
             }
         },

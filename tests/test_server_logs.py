@@ -13,7 +13,9 @@ import hashlib
 import json
 import logging
 import re
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +73,32 @@ def words(value: object) -> set[str]:
     return set(re.findall(r"[A-Za-z0-9_-]+", json.dumps(value)))
 
 
-def test_every_line_is_json_and_tells_no_secret(tmp_path: Path) -> None:
-    options = ("--log-format", "json", "--log-level", "debug")
+@dataclass
+class Played:
+    """A game played on a server of its own, and everything the server wrote."""
+
+    output: str
+    created: dict[str, Any]
+    people: list[Player]
+    scenario: dict[str, Any]
+
+    def secrets(self) -> dict[str, set[str]]:
+        """What no line may hold, as words: the tokens and their digests, the cards
+        dealt, the verbs prompted, the kinds of events told to some seats only."""
+        tokens = {self.created["host_token"], *(p.token for p in self.people if p.token)}
+        cards = set(self.scenario["roles"].values()) | set(self.scenario.get("extra_cards") or [])
+        verbs, kinds, _ = said(self.people)
+        assert cards and verbs and kinds  # (a real game: something to find)
+        return {
+            "token": tokens | {hashlib.sha256(t.encode()).hexdigest() for t in tokens},
+            "card": cards,
+            "verb": verbs,
+            "private event": kinds,
+        }
+
+
+def played(tmp_path: Path, log_format: str) -> Played:
+    options = ("--log-format", log_format, "--log-level", "debug")
     server = Server(tmp_path / "lupus.db", options=options).start()
     try:
         created = server.create(
@@ -83,8 +109,12 @@ def test_every_line_is_json_and_tells_no_secret(tmp_path: Path) -> None:
         scenario = httpx.get(f"{server.http}/api/games/{lobby['game']}/scenario").json()
     finally:
         assert server.stop() == 0
-    text = server.log.read_text(encoding="utf-8")
-    lines = [json.loads(line) for line in text.splitlines()]  # (each one object)
+    return Played(server.log.read_text(encoding="utf-8"), created, people, scenario)
+
+
+def test_every_line_is_json_and_tells_no_secret(tmp_path: Path) -> None:
+    run = played(tmp_path, "json")
+    lines = [json.loads(line) for line in run.output.splitlines()]  # (each one object)
     assert lines and all(isinstance(line, dict) for line in lines)
     for line in lines:
         assert {"time", "level", "logger"} <= line.keys() and line.keys() & {"event", "message"}
@@ -92,23 +122,35 @@ def test_every_line_is_json_and_tells_no_secret(tmp_path: Path) -> None:
     assert "serving" in events and "game_started" in events and "stopped" in events
     assert any("Uvicorn running" in str(line.get("message")) for line in lines)
     assert [line["room"] for line in lines if line.get("event") == "room_opened"] == [
-        created["room"]
+        run.created["room"]
     ]
-
-    tokens = {created["host_token"], *(p.token for p in people if p.token)}
-    secrets = tokens | {hashlib.sha256(t.encode()).hexdigest() for t in tokens}
-    cards = set(scenario["roles"].values()) | set(scenario.get("extra_cards") or [])
-    verbs, kinds, private_lines = said(people)
-    assert cards and verbs and kinds  # (a real game: something to find)
+    secrets = run.secrets()
+    private_lines = said(run.people)[2]
     for line in lines:
-        found = words({k: v for k, v in line.items() if k != "rules"})
-        assert not found & secrets, line
-        assert not found & cards, line
-        assert not found & verbs, line
-        assert not found & kinds, line
+        found = words({k: v for k, v in line.items() if k != "rules"})  # (the rulebook's id)
+        for what, told in secrets.items():
+            assert not found & told, (what, line)
         shown = json.dumps(line, ensure_ascii=False)
         assert WORDS not in shown and not any(told in shown for told in private_lines), line
         assert "composition" not in line
+
+
+def test_the_text_lines_tell_no_secret_either(tmp_path: Path) -> None:
+    """The default format at ``debug``: the same secrets are in no line."""
+    run = played(tmp_path, "text")
+    assert "lupus: serving on" in run.output and "game_started room=" in run.output
+    secrets = run.secrets()
+    for line in run.output.splitlines():
+        found = words(line.replace("rules=werewolf", ""))  # (the rulebook's id)
+        for what, told in secrets.items():
+            assert not found & told, (what, line)
+        assert WORDS not in line
+
+
+def test_an_unknown_log_format_is_refused(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "lupus", "serve", "--log-format", "xml"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode != 0 and "--log-format" in done.stderr + done.stdout
 
 
 def record(message: str, *args: object) -> logging.LogRecord:

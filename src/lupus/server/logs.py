@@ -86,7 +86,7 @@ def type_name(told: traceback.TracebackException) -> str:
 class WithheldText(logging.Formatter):
     """The server's own text lines, their tracebacks without messages."""
 
-    def formatException(self, ei: Any) -> str:  # (logging's name)
+    def formatException(self, ei: Any) -> str:
         return withheld(ei)
 
 
@@ -98,6 +98,8 @@ class WithheldDefault(DefaultFormatter):
 
 
 class WithheldAccess(AccessFormatter):
+    """uvicorn's access lines (off: ``access_log=False``), should they be turned on."""
+
     def formatException(self, ei: Any) -> str:
         return withheld(ei)
 

@@ -214,6 +214,8 @@ def test_the_rooms_process_killed_mid_game_another_takes_over(
         killed = time.monotonic()
         assert owner_within([second], room, 10.0) is second
         assert time.monotonic() - killed <= 10.0
+        figures = httpx.get(f"{second.http}/metrics", timeout=5).text
+        assert "lupus_lease_takeovers_total 1.0" in figures
         await play_on(people, servers, room)
         for person in people:
             assert person.player is not None

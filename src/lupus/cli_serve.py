@@ -7,7 +7,7 @@ The database is a SQLite file by default, or a PostgreSQL server that several
 
 from __future__ import annotations
 
-from typing import Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
@@ -15,6 +15,9 @@ from lupus.cli_input import fail, flag_text, refuse, server_limits, writable
 from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.limits import MAX_PORT
 from lupus.engine.untrusted import exact_int, quoted
+
+if TYPE_CHECKING:
+    from lupus.server.logs import LogFormat
 
 DATABASE_HELP: Final = (
     "Where rooms and games are kept: a SQLite file (made if missing), or a PostgreSQL "
@@ -53,6 +56,9 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     database: Database = "lupus.db",
     log_level: Annotated[str, typer.Option(help="debug | info | warning | error")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text | json (one JSON object a line: docs/deploy.md).")
+    ] = "text",
     public_url: Annotated[
         str | None,
         typer.Option(
@@ -83,6 +89,8 @@ def serve(
         database = checked_database(database)
         if log_level not in levels:
             raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+        if log_format not in ("text", "json"):
+            raise SetupError(f"--log-format: {quoted(log_format)} is not text | json")
         if public_url is not None:
             try:
                 public_url = checked_public_url(flag_text(public_url, "--public-url"))
@@ -91,8 +99,11 @@ def serve(
         limits = server_limits(limit or [])
     except LupusError as exc:
         raise fail(exc) from exc
+    shape: LogFormat = "json" if log_format == "json" else "text"
     try:
-        run_server(host, port, database, log_level, limits=limits, public_url=public_url)
+        run_server(
+            host, port, database, log_level, limits=limits, public_url=public_url, log_format=shape
+        )
     except LupusError as exc:  # (the store: unreachable, or a schema newer than this lupus)
         raise fail(exc) from exc
 

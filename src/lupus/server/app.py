@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
 from lupus.server.links import Renders
+from lupus.server.metrics import Metrics, timed_store
 from lupus.server.protocol import MAX_FRAME
 from lupus.server.replies import MANIFEST_TYPE, MAX_BODY, STATIC
 from lupus.server.routes_games import GameRoutes
@@ -56,14 +57,17 @@ def create_app(
     def schedule(delay: float, call: Callable[[], None]) -> Any:
         return asyncio.get_running_loop().call_later(delay, call)
 
+    metrics = Metrics()  # (this app's own registry: lupus.server.metrics)
+    timed_store(kept, metrics.store_seconds)
     worker = Worker()
-    hub = Hub(kept, schedule, limits=limits, work=worker.put)
+    hub = Hub(kept, schedule, limits=limits, work=worker.put, metrics=metrics)
+    metrics.watch(lambda: len(hub.rooms), lambda: hub.gate.connections)
     if store is None and is_postgres(database):
         from lupus.server.cluster import Cluster  # (psycopg: the postgres extra)
         from lupus.server.store_postgres import PostgresStore
 
         assert isinstance(kept, PostgresStore)
-        hub.cluster = Cluster(hub, kept, lambda: None)
+        hub.cluster = Cluster(hub, kept, metrics.lease_takeovers.inc)
     renders = Renders()  # QR codes and finished games' scenarios, made once
 
     @contextlib.asynccontextmanager
@@ -90,18 +94,24 @@ def create_app(
     rooms = RoomRoutes(hub, limits, public_url, renders)
     games = GameRoutes(hub, renders)
     socket = SocketRoute(hub, public_url)
-    app = Starlette(routes=table(public, rooms, games, socket), lifespan=lifespan)
+    app = Starlette(routes=table(public, rooms, games, socket, metrics), lifespan=lifespan)
     app.state.hub = hub
     return app
 
 
 def table(
-    public: PublicRoutes, rooms: RoomRoutes, games: GameRoutes, socket: SocketRoute
+    public: PublicRoutes,
+    rooms: RoomRoutes,
+    games: GameRoutes,
+    socket: SocketRoute,
+    metrics: Metrics,
 ) -> list[BaseRoute]:
-    """Every path the server answers, and which endpoint answers it."""
+    """Every path the server answers, and which endpoint answers it (``/metrics`` is
+    for a Prometheus server, not for the pages: outside the OpenAPI document)."""
     return [
         Route("/", public.index),
         Route("/healthz", public.healthz),
+        Route("/metrics", metrics.endpoint, include_in_schema=False),
         Route("/openapi.json", public.openapi, include_in_schema=False),
         Route("/api/rulebooks", public.rulebooks),
         Route("/api/rulebooks/{rulebook}/rules", public.rules),

@@ -21,6 +21,7 @@ from lupus.server.clients import Client
 from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
+from lupus.server.metrics import Metrics
 from lupus.server.placement import Elsewhere
 from lupus.server.protocol import (
     HOST_ONLY,
@@ -72,9 +73,11 @@ class Hub:
         *,
         limits: ServerLimits | None = None,
         work: Work | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """``clock``: epoch seconds; ``ticks``: a monotonic clock (how long a step
         lasted); ``schedule`` runs a call after a delay on that monotonic clock."""
+        self.metrics = metrics or Metrics()  # (its app's /metrics: lupus.server.metrics)
         self.store = store
         self.schedule = schedule
         self.clock = clock
@@ -218,7 +221,8 @@ class Hub:
         if isinstance(message, HOST_ONLY) and not client.host:
             raise ProtocolError("not_host", "host_only")
         if isinstance(message, Act):
-            self.act(client, room, message)
+            with self.metrics.acting:  # (counted, and its latency: lupus.server.metrics)
+                self.act(client, room, message)
         elif isinstance(message, Close):
             self.close(client, room, message)
         elif isinstance(message, Chat):

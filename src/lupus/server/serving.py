@@ -17,13 +17,11 @@ from pathlib import Path
 
 import uvicorn
 
-from lupus.server import stores
 from lupus.server.app import create_app
 from lupus.server.limits import ServerLimits
+from lupus.server.logs import LogFormat, configure, without_password
 from lupus.server.protocol import MAX_FRAME
 from lupus.server.transport import protocols
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
 def stopped(signum: int, frame: object) -> None:
@@ -74,21 +72,28 @@ def run(
     *,
     limits: ServerLimits | None = None,
     public_url: str | None = None,
+    log_format: LogFormat = "text",
 ) -> None:
+    """Serve until stopped, logging as ``log_format`` says (``lupus.server.logs``)."""
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, stopped)
-    logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
+    configure(log_format, log_level)
     limits = limits or ServerLimits()
     app = create_app(database, limits=limits, public_url=public_url)
     http, ws = protocols(limits)
     tune_collector()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    kept = stores.shown(database)
-    print(f"lupus: serving on http://{shown}:{port}/ (games kept in {kept})", flush=True)
+    kept = without_password(str(database))
+    if log_format == "json":
+        url = f"http://{shown}:{port}/"
+        logging.getLogger("lupus.server").info("serving url=%s database=%s", url, kept)
+    else:
+        print(f"lupus: serving on http://{shown}:{port}/ (games kept in {kept})", flush=True)
     uvicorn.run(
         app,
         host=host,
         port=port,
+        log_config=None,  # (configured above: lupus.server.logs)
         log_level=log_level,
         http=http,  # (the header time-out and a cap per client: lupus.server.transport)
         ws=ws,  # (the frame time-out)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any, Final
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from lupus.server.logs import without_password as shown
 from lupus.server.store import GameRecord, RoomRecord, StoreError, Unreachable
 
 MIGRATIONS: Final = (
@@ -83,16 +83,6 @@ CONNECT: Final[dict[str, Any]] = {
     "prepare_threshold": 0,  # (every statement prepared on its first use)
     "connect_timeout": 10,
 }
-
-
-def shown(url: str) -> str:
-    """The database's address without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def connect(url: str) -> psycopg.Connection[Any]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from lupus.server.logs import without_password
 from lupus.server.store import Store, StoreError, Unreachable
 
 
@@ -22,11 +23,7 @@ def is_postgres(database: str | Path) -> bool:
 def shown(database: str | Path) -> str:
     """The database as messages and logs may name it: a PostgreSQL address without its
     password."""
-    if not is_postgres(database):
-        return str(database)
-    from lupus.server.store_postgres import shown as address
-
-    return address(str(database))
+    return without_password(str(database))
 
 
 def postgres_module() -> ModuleType:

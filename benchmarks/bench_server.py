@@ -210,17 +210,18 @@ class ServerProcess:
 
     def __init__(
         self,
-        database: Path,
+        database: str,
         port: int,
         profile: str,
         profile_out: Path,
         env: dict[str, str] | None = None,
+        log: Path | None = None,
     ) -> None:
         self.database, self.port = database, port
         self.profile, self.profile_out = profile, profile_out
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = database.with_suffix(".log")
+        self.log = log or Path(database).with_suffix(".log")
 
     @property
     def http(self) -> str:
@@ -277,6 +278,23 @@ def cpu_seconds(pid: int) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks = os.sysconf("SC_CLK_TCK")
         return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+
+
+def all_cpu(servers: list[ServerProcess]) -> float:
+    """The CPU seconds of every server process, together."""
+    return sum(cpu_seconds(one.pid) for one in servers)
+
+
+def commits(database: str) -> int:
+    """The transactions the PostgreSQL database has committed so far (every statement of
+    the server is one, or one pipeline: a round trip each)."""
+    import psycopg
+
+    with psycopg.connect(database, autocommit=True) as db:
+        row = db.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def rss_bytes(pid: int) -> int:
@@ -585,7 +603,7 @@ async def lag_probe(stats: Stats, window: Window) -> None:
 async def worker_main(
     wid: int,
     rooms: list[tuple[str, str]],
-    url: str,
+    urls: list[str],
     args: argparse.Namespace,
     control: Any,
     results: Any,
@@ -603,8 +621,10 @@ async def worker_main(
     # others, a few rooms at a time so that the server is not flooded by handshakes.
     for start in range(0, len(tables), 20):
         batch = tables[start : start + 20]
-        for room in batch:
+        for number, room in enumerate(batch, start=start):
             for seat in room.seats:
+                # (with several servers, a seat reaches any of them: no sticky sessions)
+                url = urls[(number + seat.n) % len(urls)]
                 connections.append(asyncio.create_task(seat.run(url)))
         await asyncio.gather(*(asyncio.wait_for(room.seated.wait(), 60) for room in batch))
     if not args.python_collector:
@@ -874,7 +894,14 @@ def main() -> None:
     )
     parser.add_argument("--stagger", type=float, default=5.0, help="game starts spread (s)")
     parser.add_argument("--stall", type=float, default=6.0, help="host closes a step after")
-    parser.add_argument("--database", type=Path, default=None, help="default: a temp file")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="a SQLite file or a postgresql:// URL (default: a temp file)",
+    )
+    parser.add_argument(
+        "--servers", type=int, default=1, help="lupus serve processes on one PostgreSQL database"
+    )
     parser.add_argument("--profile", choices=("none", "py-spy", "cprofile"), default="none")
     parser.add_argument("--profile-out", type=Path, default=None)
     parser.add_argument(
@@ -889,7 +916,10 @@ def main() -> None:
     raise_file_limit()
 
     folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
-    database = args.database or folder / "lupus.db"
+    database = args.database or str(folder / "lupus.db")
+    postgres = database.startswith(("postgresql://", "postgres://"))
+    if args.servers > 1 and not postgres:
+        parser.error("--servers above 1 needs a postgresql:// --database")
     profile_out = args.profile_out or folder / (
         "server.prof" if args.profile == "cprofile" else "server.pyspy.txt"
     )
@@ -907,8 +937,13 @@ def main() -> None:
         (hook / "sitecustomize.py").write_text(DIAGNOSE)
         path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH")) if p)
         env = {**os.environ, "PYTHONPATH": path, "LUPUS_BENCH_DIAGNOSE": str(diagnosis)}
-    server = ServerProcess(database, free_port(), args.profile, profile_out, env)
-    server.start()
+    servers = [
+        ServerProcess(database, free_port(), args.profile, profile_out, env, folder / f"s{n}.log")
+        for n in range(args.servers)
+    ]
+    for one in servers:
+        one.start()
+    server = servers[0]
     time.sleep(1.0)
     idle_rss = rss_bytes(server.pid)
     opened = time.perf_counter()
@@ -919,9 +954,9 @@ def main() -> None:
     results = context.Queue()
     controls = [context.Queue() for _ in range(args.workers)]
     shares = [rooms[w :: args.workers] for w in range(args.workers)]
-    url = f"ws://127.0.0.1:{server.port}/ws"
+    urls = [f"ws://127.0.0.1:{one.port}/ws" for one in servers]
     workers = [
-        context.Process(target=worker, args=(w, shares[w], url, args, controls[w], results))
+        context.Process(target=worker, args=(w, shares[w], urls, args, controls[w], results))
         for w in range(args.workers)
     ]
     for process in workers:
@@ -941,7 +976,8 @@ def main() -> None:
         control.put(("go", starts_at, window_start, window_end))
     while time.time() < window_start:
         time.sleep(0.05)
-    cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
+    commits_before = commits(database) if postgres else 0
+    cpu_before, wall_before = all_cpu(servers), time.perf_counter()
     spy = None
     if args.profile == "py-spy":
         seconds = args.duration if args.games is None else 3600
@@ -967,11 +1003,12 @@ def main() -> None:
             if item[0] == "game":
                 games += 1
         peak_rss = max(peak_rss, rss_bytes(server.pid))
-        cpu, wall = cpu_seconds(server.pid), time.perf_counter()
+        cpu, wall = all_cpu(servers), time.perf_counter()
         if wall - last_wall >= 1.0:
             samples.append((cpu - last_cpu) / (wall - last_wall))
             last_cpu, last_wall = cpu, wall
-    cpu_after, wall_after = cpu_seconds(server.pid), time.perf_counter()
+    cpu_after, wall_after = all_cpu(servers), time.perf_counter()
+    commits_after = commits(database) if postgres else 0
     end_rss = rss_bytes(server.pid)
     for control in controls:
         control.put("stop")
@@ -998,7 +1035,7 @@ def main() -> None:
             counts[f"failed {what}"] += n
     for process in workers:
         process.join(30)
-    status = server.stop()
+    status = max(one.stop() for one in servers)
 
     wall = wall_after - wall_before
     server_cpu = cpu_after - cpu_before
@@ -1033,7 +1070,15 @@ def main() -> None:
         "rss_peak_mib": round(peak_rss / 2**20, 1),
         "kib_per_room": round((end_rss - idle_rss) / args.rooms / 1024, 1),
         "server_exit": status,
-        "database_mib": round(database.stat().st_size / 2**20, 1) if database.exists() else 0,
+        "database_mib": (
+            round(Path(database).stat().st_size / 2**20, 1) if Path(database).exists() else 0
+        ),
+        "servers": args.servers,
+        "db_commits_per_action": (
+            round((commits_after - commits_before) / max(1, counts["actions"]), 2)
+            if postgres
+            else None
+        ),
     }
     print()
     print(f"rooms {args.rooms} x {args.players} seats ({args.rules}), think {args.think} s")
@@ -1063,6 +1108,11 @@ def main() -> None:
         f"{figures['rss_seated_mib']} MiB, end {figures['rss_end_mib']} MiB, peak "
         f"{figures['rss_peak_mib']} MiB: {figures['kib_per_room']} KiB per room"
     )
+    if postgres:
+        print(
+            f"PostgreSQL: {figures['db_commits_per_action']} transactions (round trips) per "
+            f"action, all {args.servers} server(s) together"
+        )
     target = figures["view_ms_p99"] < 100
     print(f"target (p99 < 100 ms at 500 rooms): p99 {'<' if target else '>='} 100 ms here")
     if figures["failed"]:

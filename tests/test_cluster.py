@@ -138,28 +138,30 @@ async def play_on(
     servers: dict[str, Server],
     room: str,
     acks: int | None = None,
-    timeout: float = 90.0,
+    timeout: float = 120.0,
 ) -> None:
-    """Play until ``acks`` more actions are acknowledged (or to the end), reconnecting
-    anyone cut off to a live server."""
+    """Everyone plays at once until ``acks`` more actions are acknowledged (or to the
+    end), reconnecting anyone cut off to a live server."""
     deadline = time.monotonic() + timeout
     start = sum(len(person.acked) for person in people)
-    while time.monotonic() < deadline:
-        if acks is not None and sum(len(p.acked) for p in people) - start >= acks:
-            return
-        going = False
-        for person in people:
+
+    def enough() -> bool:
+        return acks is not None and sum(len(p.acked) for p in people) - start >= acks
+
+    async def plays(person: Person) -> None:
+        while not enough():
+            assert time.monotonic() < deadline, "the game did not go on"
             try:
-                going = await person.step() or going
+                if not await person.step():
+                    return
             except TimeoutError:
-                going = True
-            except websockets.ConnectionClosed:
+                continue
+            except (websockets.ConnectionClosed, OSError):
                 live = [s for s in servers.values() if s.process and s.process.poll() is None]
-                await person.enter(random.choice(live), room)
-                going = True
-        if not going:
-            return
-    raise AssertionError("the game did not go on")
+                with contextlib.suppress(TimeoutError, websockets.ConnectionClosed, OSError):
+                    await person.enter(random.choice(live), room)
+
+    await asyncio.gather(*(plays(person) for person in people))
 
 
 def every_ack_kept(server: Server, room: str, people: list[Person]) -> None:

@@ -16,7 +16,7 @@ from tests.server_harness import Server, players
 
 from lupus.server.app import create_app
 from lupus.server.metrics import Metrics, timed, timed_store
-from lupus.server.store import SQLiteStore
+from lupus.server.store_sqlite import SQLiteStore
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

@@ -45,12 +45,15 @@ def create_app(
     sweep_every: float = 60.0,
     limits: ServerLimits | None = None,
     public_url: str | None = None,
+    node: str | None = None,
 ) -> Starlette:
     """The server around ``store`` (by default the one ``database`` names: a SQLite
-    file, or a ``postgresql://`` address, ``lupus.server.stores``), with
+    file, or a ``postgresql://`` address, ``lupus.server.stores``; ``node`` names this
+    process among those sharing a PostgreSQL database, the same after a restart:
+    ``cluster``), with
     ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
     when it is given (``links.checked_public_url``)."""
-    node = secrets.token_hex(6)  # (this process, among those sharing a PostgreSQL database)
+    node = node or secrets.token_hex(6)
     kept: Store = store if store is not None else open_store(database, node=node)
     limits = limits or ServerLimits()
 

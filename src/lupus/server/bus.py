@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import hashlib
 import json
 import logging
 from collections.abc import Callable
@@ -34,7 +35,8 @@ PART: Final = 5000
 
 
 def channel(node: str) -> str:
-    return f"lupus_{node}"
+    """A process's channel: an identifier made of its node's name (a host and a port)."""
+    return "lupus_" + hashlib.sha1(node.encode()).hexdigest()[:24]
 
 
 class Bus:

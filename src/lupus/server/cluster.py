@@ -303,6 +303,13 @@ class Cluster:
         for node in others - self.leases.alive(sorted(others)):
             self.owner_gone(node)
 
+    def take_back(self) -> None:
+        """At start: the rooms this node ran before it restarted, then those whose
+        process died meanwhile."""
+        for code in self.leases.own():
+            self.load(code)
+        self.claim_expired()
+
     def claim_expired(self) -> None:
         if self.stopping:
             return

@@ -128,6 +128,8 @@ class Hub:
         if self.cluster is None:
             for record in self.store.open_rooms():
                 self.load(record)
+        else:
+            self.cluster.take_back()
         log.info("rooms_restored count=%d", len(self.rooms))
         return len(self.rooms)
 

@@ -65,6 +65,19 @@ class Leases:
         self.store.epochs[code] = int(rows[0][0])
         return True
 
+    def own(self) -> list[str]:
+        """The open rooms this node held before it restarted, taken back at once (a new
+        epoch each: whatever the former process still wrote is fenced off)."""
+        rows = self._rows(
+            "UPDATE leases SET epoch = epoch + 1, expires = now() + make_interval(secs => %s) "
+            "WHERE owner = %s AND room IN (SELECT code FROM rooms WHERE NOT dropped) "
+            "RETURNING room, epoch",
+            (self.ttl, self.node),
+        )
+        for room, epoch in rows:
+            self.store.epochs[room] = int(epoch)
+        return [room for room, _ in rows]
+
     def expired(self, limit: int = 50) -> list[str]:
         """Open rooms whose lease ran out (another process died), at most ``limit``."""
         rows = self._rows(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -79,7 +80,11 @@ def run(
         signal.signal(stop, stopped)
     configure(log_format, log_level)
     limits = limits or ServerLimits()
-    app = create_app(database, limits=limits, public_url=public_url)
+    # A restarted process is the same node, and takes its rooms back at once (another
+    # would wait for their leases to run out); two processes never listen on one port
+    # of one machine, and if names ever clashed the leases' epochs would fence one off.
+    node = f"{socket.gethostname()[:40]}:{port}"
+    app = create_app(database, limits=limits, public_url=public_url, node=node)
     http, ws = protocols(limits)
     tune_collector()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

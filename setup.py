@@ -48,8 +48,8 @@ the compiler may not inline one into another, since a symbol of a shared library
 be replaced by another library's at load time. Nothing outside the library links to
 them (the modules reach it through capsules, and its module init functions are exported
 by ``PyMODINIT_FUNC`` whatever this says). Hidden, they bind locally: callgrind counts
-4.5 % fewer instructions a simulated game, a quarter fewer in the compiled code itself,
-11 % fewer instruction-cache misses and a third fewer mispredicted indirect branches
+4.8 % fewer instructions a simulated game, a quarter fewer in the compiled code itself,
+12 % fewer instruction-cache misses and a third fewer mispredicted indirect branches
 (``docs/performance.md``)."""
 
 

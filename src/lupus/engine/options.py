@@ -55,7 +55,9 @@ def measured(given: object) -> None:
     (text) to values an option may have (a bool, an int, a float, a text of at most
     ``MAX_TEXT`` characters): checked before a key is hashed, sorted or looked up, or a
     value quoted."""
-    if not isinstance(given, Mapping):
+    # (A plain dict first: ``isinstance`` of an ABC is a slow check, and a simulation
+    # sets up every game with one.)
+    if type(given) is not dict and not isinstance(given, Mapping):
         raise SetupError(f"options map option names to values, not {kind_of(given)}")
     if len(given) > MAX_OPTIONS:
         raise SetupError(f"at most {MAX_OPTIONS} options, not {len(given)}")

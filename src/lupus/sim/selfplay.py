@@ -67,6 +67,10 @@ class Table:
         self.bot_kinds: Final = dict(config.bots)
         self.fallback: Final = self.bot_kinds.get("*", "random")
         self._dealer: Dealing | None = None
+        # The random bot keeps nothing of a game (only whether a rulebook's pack must
+        # agree, by its digest): one serves every game of the table, which spares each
+        # game making one and looking its rulebook up again.
+        self.random_bot: Final = RandomBot()
 
     def dealer(self) -> Dealing:
         """The family's dealer of this table (``Family.dealer``), made at the first deal
@@ -100,7 +104,7 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
     after ``most`` actions: ``MAX_ACTIONS``), and its action count."""
     book = table.book
     game, rng = set_up(table, index)
-    made: dict[str, Bot] = {}  # one bot of each kind per game
+    made: dict[str, Bot] = {"random": table.random_bot}  # one bot of each other kind per game
     bots: list[Bot] = []
     for faction in seat_factions(book, game):
         kind = table.bot_kinds.get(faction, table.fallback)

@@ -66,11 +66,7 @@ def create_app(
     hub = Hub(kept, schedule, limits=limits, work=worker.put, metrics=metrics)
     metrics.watch(lambda: len(hub.rooms), lambda: hub.gate.connections)
     if store is None and is_postgres(database):
-        from lupus.server.cluster import Cluster  # (psycopg: the postgres extra)
-        from lupus.server.store_postgres import PostgresStore
-
-        assert isinstance(kept, PostgresStore)
-        hub.cluster = Cluster(hub, kept, metrics.lease_takeovers.inc)
+        share(hub, kept, metrics)
     renders = Renders()  # QR codes and finished games' scenarios, made once
 
     @contextlib.asynccontextmanager
@@ -100,6 +96,15 @@ def create_app(
     app = Starlette(routes=table(public, rooms, games, socket, metrics), lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+def share(hub: Hub, kept: Store, metrics: Metrics) -> None:
+    """The hub's part among the processes of one PostgreSQL database (``cluster``)."""
+    from lupus.server.cluster import Cluster  # (psycopg: the postgres extra)
+    from lupus.server.store_postgres import PostgresStore
+
+    assert isinstance(kept, PostgresStore)
+    hub.cluster = Cluster(hub, kept, metrics.lease_takeovers.inc)
 
 
 def table(

@@ -150,7 +150,7 @@ async def play_on(
 
     async def plays(person: Person) -> None:
         while not enough():
-            assert time.monotonic() < deadline, "the game did not go on"
+            assert time.monotonic() < deadline, f"the game did not go on: {stuck(people, servers)}"
             try:
                 if not await person.step():
                     return
@@ -162,6 +162,21 @@ async def play_on(
                     await person.enter(random.choice(live), room)
 
     await asyncio.gather(*(plays(person) for person in people))
+
+
+def stuck(people: list[Person], servers: dict[str, Server]) -> str:
+    """Where everyone stands, for a game that did not go on."""
+    said = []
+    for person in people:
+        view = person.player.view if person.player is not None else None
+        if view is not None:
+            view = {k: view.get(k) for k in ("state_id", "waiting", "finished", "phase")}
+        server = person.player.server.port if person.player is not None else None
+        said.append(f"{person.name} on {server}: {view}")
+    for name, server in servers.items():
+        with contextlib.suppress(httpx.HTTPError):
+            said.append(f"{name} {server.port} runs {runner(server)}")
+    return "; ".join(said)
 
 
 def every_ack_kept(server: Server, room: str, people: list[Person]) -> None:

@@ -24,6 +24,8 @@ from tests.pg_cluster import Cluster
 from tests.server_harness import Player, Server
 
 from lupus import scenario as sc
+from lupus.server.records import replayed
+from lupus.server.stores import open_store
 
 
 def on(database: str, root: Path, name: str) -> Server:
@@ -176,6 +178,16 @@ def stuck(people: list[Person], servers: dict[str, Server]) -> str:
     for name, server in servers.items():
         with contextlib.suppress(httpx.HTTPError):
             said.append(f"{name} {server.port} runs {runner(server)}")
+    with contextlib.suppress(Exception):
+        store = open_store(next(iter(servers.values())).address)
+        for record in store.open_rooms():
+            if record.game is not None:
+                game = replayed(record.game.header, record.game.actions)
+                said.append(
+                    f"stored: {len(record.game.actions)} actions, waits for "
+                    f"{list(game.waiting())}, step {type(game.step).__name__}"
+                )
+        store.close()
     return "; ".join(said)
 
 
@@ -217,6 +229,13 @@ async def seated(first: Server, second: Server, room: str, token: str) -> list[P
     return [host, bob]
 
 
+async def to_the_end(people: list[Person], servers: dict[str, Server], room: str) -> None:
+    await play_on(people, servers, room)
+    for person in people:
+        assert person.player is not None
+        await person.player.close()
+
+
 def test_the_rooms_process_killed_mid_game_another_takes_over(
     pair: tuple[Server, Server],
 ) -> None:
@@ -233,10 +252,7 @@ def test_the_rooms_process_killed_mid_game_another_takes_over(
         assert time.monotonic() - killed <= 10.0
         figures = httpx.get(f"{second.http}/metrics", timeout=5).text
         assert "lupus_lease_takeovers_total 1.0" in figures
-        await play_on(people, servers, room)
-        for person in people:
-            assert person.player is not None
-            await person.player.close()
+        await to_the_end(people, servers, room)
         every_ack_kept(second, room, people)
 
     asyncio.run(play())
@@ -258,10 +274,7 @@ def test_a_frozen_process_wakes_to_find_its_room_taken_and_forks_nothing(
             assert owner_within([second], room, 12.0) is second
         finally:
             first.process.send_signal(signal.SIGCONT)
-        await play_on(people, servers, room)
-        for person in people:
-            assert person.player is not None
-            await person.player.close()
+        await to_the_end(people, servers, room)
         assert room not in runner(first), "the woken process let the room go"
         every_ack_kept(second, room, people)
 
@@ -282,10 +295,7 @@ def test_a_rolling_restart_interrupts_no_game(pair: tuple[Server, Server]) -> No
             assert time.monotonic() - began < 20.0
             assert owner_within([other], room, 10.0) is other
             stopping.start()
-        await play_on(people, servers, room)
-        for person in people:
-            assert person.player is not None
-            await person.player.close()
+        await to_the_end(people, servers, room)
         every_ack_kept(first, room, people)
 
     asyncio.run(play())

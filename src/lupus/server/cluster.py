@@ -266,6 +266,7 @@ class Cluster:
             client = self.remote.pop(key)
             self.hub.leave(client)
             client.close()
+            self.bus.send(node, {"k": "close", "c": key[1]})  # (if it lives after all)
 
     # ------------------------------------------------------------------ the rounds
     async def run(self) -> None:
@@ -306,6 +307,7 @@ class Cluster:
     def take_back(self) -> None:
         """At start: the rooms this node ran before it restarted, then those whose
         process died meanwhile."""
+        self.leases.beat()
         for code in self.leases.own():
             self.load(code)
         self.claim_expired()

@@ -65,6 +65,15 @@ class Leases:
         self.store.epochs[code] = int(rows[0][0])
         return True
 
+    def beat(self) -> None:
+        """This process is alive (``alive``): at start, before any client reaches it,
+        and at every renewal."""
+        self._rows(
+            "INSERT INTO nodes (id, seen) VALUES (%s, now()) "
+            "ON CONFLICT (id) DO UPDATE SET seen = now() RETURNING 1",
+            (self.node,),
+        )
+
     def own(self) -> list[str]:
         """The open rooms this node held before it restarted, taken back at once (a new
         epoch each: whatever the former process still wrote is fenced off)."""
@@ -96,11 +105,7 @@ class Leases:
             "WHERE owner = %s RETURNING room, epoch",
             (self.ttl, self.node),
         )
-        self._rows(
-            "INSERT INTO nodes (id, seen) VALUES (%s, now()) "
-            "ON CONFLICT (id) DO UPDATE SET seen = now() RETURNING 1",
-            (self.node,),
-        )
+        self.beat()
         held = {room: int(epoch) for room, epoch in rows}
         lost = {code for code, epoch in self.store.epochs.items() if held.get(code) != epoch}
         for code in lost:

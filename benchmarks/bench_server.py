@@ -624,7 +624,7 @@ async def worker_main(
         for number, room in enumerate(batch, start=start):
             for seat in room.seats:
                 # (with several servers, a seat reaches any of them: no sticky sessions)
-                url = urls[(number + seat.n) % len(urls)]
+                url = urls[(number + seat.number) % len(urls)]
                 connections.append(asyncio.create_task(seat.run(url)))
         await asyncio.gather(*(asyncio.wait_for(room.seated.wait(), 60) for room in batch))
     if not args.python_collector:

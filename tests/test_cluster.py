@@ -299,3 +299,33 @@ def test_a_rolling_restart_interrupts_no_game(pair: tuple[Server, Server]) -> No
         every_ack_kept(first, room, people)
 
     asyncio.run(play())
+
+
+def test_a_client_moved_to_the_other_process_mid_night(pair: tuple[Server, Server]) -> None:
+    """Bob plays from the room's process, his phone drops mid-night and comes back
+    through the other one (a load balancer's choice): he is sent his whole view again,
+    prompts included, and plays on to the end."""
+    first, second = pair
+    room, token = open_table(first)
+    servers = {"a": first, "b": second}
+
+    async def play() -> None:
+        host, bob = Person("Ann", 1), Person("Bob", 2)
+        await host.enter(first, room, token)
+        await bob.enter(first, room)
+        assert host.player is not None
+        ref = await host.player.send({"type": "start", "fill": "heuristic"})
+        assert (await host.player.answer(ref))["type"] == "ack"
+        people = [host, bob]
+        await play_on(people, servers, room, acks=1)
+        assert bob.player is not None and bob.player.view is not None
+        before = bob.player.view["state_id"]
+        await bob.enter(second, room)  # (rejoins with his token, through the other)
+        assert bob.player is not None
+        while bob.player.view is None:
+            await bob.player.receive()
+        assert bob.player.view["from"] == 0 and bob.player.view["state_id"] >= before
+        await to_the_end(people, servers, room)
+        every_ack_kept(first, room, people)
+
+    asyncio.run(play())

@@ -329,3 +329,31 @@ def test_a_client_moved_to_the_other_process_mid_night(pair: tuple[Server, Serve
         every_ack_kept(first, room, people)
 
     asyncio.run(play())
+
+
+def test_the_relaying_process_killed_its_clients_come_back_through_the_other(
+    pair: tuple[Server, Server],
+) -> None:
+    """The process that only relayed Bob dies: Bob reconnects to the room's process and
+    plays on; the room's process forgets the dead one's clients once it stops beating."""
+    first, second = pair
+    room, token = open_table(first)
+    servers = {"a": first, "b": second}
+
+    async def play() -> None:
+        people = await seated(first, second, room, token)
+        await play_on(people, servers, room, acks=2)
+        second.kill()
+        await to_the_end(people, servers, room)
+        every_ack_kept(first, room, people)
+
+    asyncio.run(play())
+    assert runner(first) == [room]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:  # (the host's socket is closed: no connection)
+        figures = httpx.get(f"{first.http}/metrics", timeout=5).text
+        if "lupus_connections 0.0" in figures:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError("the dead process's clients are still counted")

@@ -21,10 +21,11 @@ from tests.pg_cluster import Cluster
 from tests.server_harness import Server
 
 from lupus.server import store_postgres, store_sqlite
+from lupus.server.logs import without_password as shown
 from lupus.server.seats import digest
 from lupus.server.store import StoreError
 from lupus.server.store_postgres import PostgresStore
-from lupus.server.stores import open_store, schema_of, shown
+from lupus.server.stores import open_store, schema_of
 
 
 def lupus(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

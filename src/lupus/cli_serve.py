@@ -112,8 +112,9 @@ def serve(
 def check(database: Database = "lupus.db") -> None:
     """Say whether the database's schema is this lupus's: exit 0 when it is current, 1
     when it needs `lupus db upgrade`, 2 when the database cannot be reached."""
+    from lupus.server.logs import without_password as shown
     from lupus.server.store import Unreachable
-    from lupus.server.stores import schema_of, shown
+    from lupus.server.stores import schema_of
 
     try:
         database = checked_database(database)
@@ -131,8 +132,9 @@ def check(database: Database = "lupus.db") -> None:
 def upgrade_schema(database: Database = "lupus.db") -> None:
     """Create the database's schema, or bring it up to this lupus's version (safe to run
     while servers start: one upgrade runs at a time)."""
+    from lupus.server.logs import without_password as shown
     from lupus.server.store import Unreachable
-    from lupus.server.stores import shown, upgrade
+    from lupus.server.stores import upgrade
 
     try:
         database = checked_database(database)

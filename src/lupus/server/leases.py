@@ -14,7 +14,7 @@ stored with its room, needs them kept by NTP as any server's are).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from lupus.server.store_postgres import PostgresStore
 
@@ -36,13 +36,9 @@ class Leases:
         assert store.node is not None, "a store with leases belongs to one process"
         self.store, self.node, self.ttl = store, store.node, ttl
 
-    def _rows(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        with self.store.pool.connection() as db:
-            return db.execute(sql, params).fetchall()
-
     def take_new(self, code: str) -> None:
         """The lease of a room this process just made (its first epoch)."""
-        self._rows(
+        self.store.rows(
             "INSERT INTO leases (room, owner, epoch, expires) "
             "VALUES (%s, %s, 1, now() + make_interval(secs => %s)) RETURNING epoch",
             (code, self.node, self.ttl),
@@ -53,7 +49,7 @@ class Leases:
         """Take a room whose lease ran out (or that has none yet); whether it is ours
         now. Its log is to be read after this returns: a write of the former owner
         that was under way has committed by then, and none can follow."""
-        rows = self._rows(
+        rows = self.store.rows(
             "INSERT INTO leases AS l (room, owner, epoch, expires) "
             "VALUES (%s, %s, 1, now() + make_interval(secs => %s)) "
             "ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, epoch = l.epoch + 1, "
@@ -68,7 +64,7 @@ class Leases:
     def beat(self) -> None:
         """This process is alive (``alive``): at start, before any client reaches it,
         and at every renewal."""
-        self._rows(
+        self.store.rows(
             "INSERT INTO nodes (id, seen) VALUES (%s, now()) "
             "ON CONFLICT (id) DO UPDATE SET seen = now() RETURNING 1",
             (self.node,),
@@ -77,7 +73,7 @@ class Leases:
     def own(self) -> list[str]:
         """The open rooms this node held before it restarted, taken back at once (a new
         epoch each: whatever the former process still wrote is fenced off)."""
-        rows = self._rows(
+        rows = self.store.rows(
             "UPDATE leases SET epoch = epoch + 1, expires = now() + make_interval(secs => %s) "
             "WHERE owner = %s AND room IN (SELECT code FROM rooms WHERE NOT dropped) "
             "RETURNING room, epoch",
@@ -89,7 +85,7 @@ class Leases:
 
     def expired(self, limit: int = 50) -> list[str]:
         """Open rooms whose lease ran out (another process died), at most ``limit``."""
-        rows = self._rows(
+        rows = self.store.rows(
             "SELECT l.room FROM leases l JOIN rooms r ON r.code = l.room "
             "WHERE l.expires < now() AND NOT r.dropped ORDER BY l.expires LIMIT %s",
             (limit,),
@@ -100,7 +96,7 @@ class Leases:
         """Renew every lease this process holds, and its heartbeat (``nodes``); the
         rooms it has lost (taken over while it could not renew: it must stop running
         them at once)."""
-        rows = self._rows(
+        rows = self.store.rows(
             "UPDATE leases SET expires = now() + make_interval(secs => %s) "
             "WHERE owner = %s RETURNING room, epoch",
             (self.ttl, self.node),
@@ -114,7 +110,7 @@ class Leases:
 
     def release(self, codes: list[str]) -> None:
         """Let others take these rooms at once (a graceful stop): their leases expire."""
-        self._rows(
+        self.store.rows(
             "UPDATE leases SET expires = now() - interval '1 second' "
             "WHERE owner = %s AND room = ANY(%s) RETURNING room",
             (self.node, codes),
@@ -126,14 +122,14 @@ class Leases:
         """A room this process dropped (expired): its lease goes with it."""
         epoch = self.store.epochs.pop(code, None)
         if epoch is not None:
-            self._rows(
+            self.store.rows(
                 "DELETE FROM leases WHERE room = %s AND owner = %s AND epoch = %s RETURNING 1",
                 (code, self.node, epoch),
             )
 
     def alive(self, nodes: list[str]) -> set[str]:
         """Those of ``nodes`` whose heartbeat (``renew``) is younger than a lease."""
-        rows = self._rows(
+        rows = self.store.rows(
             "SELECT id FROM nodes WHERE id = ANY(%s) AND seen > now() - make_interval(secs => %s)",
             (nodes, self.ttl),
         )
@@ -141,7 +137,7 @@ class Leases:
 
     def owners(self, codes: list[str]) -> dict[str, str]:
         """The live owner of each of these rooms that has one."""
-        rows = self._rows(
+        rows = self.store.rows(
             "SELECT room, owner FROM leases WHERE room = ANY(%s) AND expires >= now()",
             (codes,),
         )

@@ -214,7 +214,8 @@ class PostgresStore:
             if db.execute(guard + sql, fence + params).rowcount == 0 and fence:
                 raise self.lost(room)
 
-    def _rows(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+    def rows(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        """One statement on a connection of the pool; its rows (the leases use it too)."""
         with self.pool.connection() as db:
             return db.execute(sql, params).fetchall()
 
@@ -274,11 +275,11 @@ class PostgresStore:
         self._write(code, "UPDATE rooms SET dropped = true FROM held WHERE code = %s", (code,))
 
     def chat(self, kept_with: str) -> list[dict[str, object]]:
-        rows = self._rows("SELECT line FROM chat WHERE game = %s ORDER BY idx", (kept_with,))
+        rows = self.rows("SELECT line FROM chat WHERE game = %s ORDER BY idx", (kept_with,))
         return [json.loads(text) for (text,) in rows]
 
     def known(self, code: str) -> bool:
-        return bool(self._rows("SELECT 1 FROM rooms WHERE code = %s", (code,)))
+        return bool(self.rows("SELECT 1 FROM rooms WHERE code = %s", (code,)))
 
     def open_rooms(self) -> list[RoomRecord]:
         return self._rooms("SELECT code, state, game, updated FROM rooms WHERE NOT dropped", ())
@@ -324,7 +325,7 @@ class PostgresStore:
         return GameRecord(game_id, number, json.loads(header), actions, chat, finished is not None)
 
     def has_game(self, game_id: str) -> bool:
-        return bool(self._rows("SELECT 1 FROM games WHERE id = %s", (game_id,)))
+        return bool(self.rows("SELECT 1 FROM games WHERE id = %s", (game_id,)))
 
     def scenario(self, game_id: str) -> tuple[dict[str, object], list[list[object]]] | None:
         with self.pool.connection() as db:

@@ -12,18 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from lupus.server.logs import without_password
 from lupus.server.store import Store, StoreError, Unreachable
 
 
 def is_postgres(database: str | Path) -> bool:
     return str(database).startswith(("postgresql://", "postgres://"))
-
-
-def shown(database: str | Path) -> str:
-    """The database as messages and logs may name it: a PostgreSQL address without its
-    password."""
-    return without_password(str(database))
 
 
 def postgres_module() -> ModuleType:
@@ -98,5 +91,4 @@ def upgrade(database: str | Path) -> tuple[Schema, Schema]:
         before, after = store.upgraded
     finally:
         store.close()
-    latest = schema_of(database).latest
-    return Schema(before, latest), Schema(after, latest)
+    return Schema(before, after), Schema(after, after)

@@ -9,7 +9,9 @@ the game goes on and finishes, and every acknowledged action is in it.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import json
 import random
 import signal
 import time
@@ -18,12 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 import websockets
 from tests.pg_cluster import Cluster
 from tests.server_harness import Player, Server
 
 from lupus import scenario as sc
+from lupus.server.bus import channel
+from lupus.server.envelope import Seal, fingerprint
 from lupus.server.records import replayed
 from lupus.server.stores import open_store
 
@@ -357,3 +362,74 @@ def test_the_relaying_process_killed_its_clients_come_back_through_the_other(
         time.sleep(0.5)
     else:
         raise AssertionError("the dead process's clients are still counted")
+
+
+def test_the_database_carries_sealed_envelopes_only(pair: tuple[Server, Server]) -> None:
+    """Everything the processes say to each other, read as any role of the database
+    may (``LISTEN`` on every channel): envelopes whose sealed part tells nothing, no
+    token, frame or role. A message forged in a process's name is dropped."""
+    first, second = pair
+    created = first.create(rules="werewolf", players=8, host_name="Ann", bot_delay=0, pace=0)
+    room = created["room"]
+    heard: list[str] = []
+
+    async def play() -> None:
+        nodes = [node for (node,) in first.sql("SELECT id FROM nodes")]
+        assert len(nodes) == 2
+        async with await psycopg.AsyncConnection.connect(first.address, autocommit=True) as db:
+            for node in nodes:
+                await db.execute(f"LISTEN {channel(node)}")
+
+            async def listen() -> None:
+                async for note in db.notifies():
+                    heard.append(note.payload)
+
+            listening = asyncio.create_task(listen())
+            host = await Player(first).connect()
+            bob = await Player(second).connect()
+            try:
+                await host.rejoin(room, created["host_token"])
+                tokens = [created["host_token"], (await bob.join(room, "Bob"))["token"]]
+                await bob.close()
+                bob = await Player(second).connect()
+                assert (await bob.rejoin(room, tokens[1]))["seat"] == 1  # (its token crosses)
+                ref = await host.send({"type": "start", "fill": "heuristic"})
+                assert (await host.answer(ref))["type"] == "ack"
+                await asyncio.gather(host.play(), bob.play())
+                assert bob.view is not None and bob.view["finished"]
+                # A message in the first process's name, not sealed by it, to the second:
+                forged = {"k": "open", "c": 1, "a": "10.0.0.1", "r": '{"type":"watch"}'}
+                fake, (_, theirs) = Seal(), node_of(first, second)
+                envelope = {
+                    "f": node_of(first, first)[0],
+                    "y": base64.b64encode(fake.public).decode(),
+                    "t": fingerprint(theirs),
+                    "x": fake.seal(theirs, json.dumps(forged)),
+                }
+                to = channel(node_of(first, second)[0])
+                with psycopg.connect(first.address, autocommit=True) as other:
+                    other.execute("SELECT pg_notify(%s, %s)", (to, json.dumps(envelope)))
+                await asyncio.sleep(1.0)
+            finally:
+                await host.close()
+                await bob.close()
+                listening.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await listening
+        assert heard, "the processes said nothing to each other"
+        everything = "\n".join(heard)
+        for secret in (*tokens, '"view"', '"welcome"', '"role"', "werewolf", '"Bob"'):
+            assert secret not in everything, secret
+        for payload in heard:
+            assert set(json.loads(payload)) <= {"f", "y", "t", "x", "k", "id", "n", "d", "i"}
+        assert "bus_message_refused" in second.log.read_text()
+
+    asyncio.run(play())
+
+
+def node_of(asked: Server, server: Server) -> tuple[str, bytes]:
+    """The name and public key ``server`` publishes (its port names it)."""
+    for node, key in asked.sql("SELECT id, key FROM nodes"):
+        if node.endswith(f":{server.port}"):
+            return node, bytes(key)
+    raise AssertionError(f"no process of port {server.port} in nodes")

@@ -8,6 +8,11 @@ queued and sent together once the event loop's current work is done, in one roun
 trip (a pipeline), on a connection of their own (one session: their order is kept).
 A message to a process that died is lost, and nothing waits for an answer: the
 processes learn of a death from its leases (``lupus.server.leases``).
+
+Every message is sealed for its receiver (``lupus.server.envelope``): the database sees
+envelopes, never a frame or a token. A message sealed for a key its receiver no longer
+has (it restarted: its clients and their state are gone) is answered ``bye``, as a
+stopped process says it: the sender closes its clients relayed there, who reconnect.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, Final
 
 import psycopg
 
+from lupus.server.envelope import Seal, Unsealable, fingerprint
 from lupus.server.store_postgres import CONNECT
 
 log = logging.getLogger("lupus.server")
@@ -49,13 +55,34 @@ class Bus:
         self.flushing: asyncio.Handle | None = None
         self.parts: dict[tuple[str, int], list[str]] = {}
         self.sequence = 0
+        self.seal = Seal()
+        self.sender_key = base64.b64encode(self.seal.public).decode()
+        self.peers: dict[str, bytes] = {}  # each peer's public key, as its messages say
+
+    def key_of(self, node: str) -> bytes | None:
+        """The public key the database lists for process ``node`` (its heartbeat's)."""
+        row = self.sender.execute("SELECT key FROM nodes WHERE id = %s", (node,)).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0])
 
     def send(self, to: str, message: dict[str, Any]) -> None:
         """Queue a message for process ``to`` (sent when the loop's work is done)."""
         if self.sender.closed:  # (stopped)
             return
-        self.sequence += 1  # (unique: NOTIFY drops a payload repeated in one transaction)
-        text = json.dumps({**message, "s": self.sequence}, separators=(",", ":"))
+        peer = self.peers.get(to)
+        if peer is None:
+            try:
+                peer = self.key_of(to)
+            except psycopg.Error:
+                log.exception("bus_key_unknown to=%s", to)
+                return
+            if peer is None:  # (not a process of this database: nobody to send to)
+                log.warning("bus_key_unknown to=%s", to)
+                return
+            self.peers[to] = peer
+        self.sequence += 1
+        sealed = self.seal.seal(peer, json.dumps(message, separators=(",", ":")))
+        envelope = {"f": self.node, "y": self.sender_key, "t": fingerprint(peer), "x": sealed}
+        text = json.dumps(envelope, separators=(",", ":"))  # (unique: its nonce is)
         data = text.encode()
         if len(data) <= MAX_PAYLOAD:
             self.pending.append((channel(to), text))
@@ -99,14 +126,36 @@ class Bus:
 
     def arrived(self, payload: str) -> None:
         try:
-            message = json.loads(payload)
-            if message.get("k") == "part":
-                message = self.joined(message)
-                if message is None:
+            envelope = json.loads(payload)
+            if envelope.get("k") == "part":
+                envelope = self.joined(envelope)
+                if envelope is None:
                     return
-            self.received(message)
+            message = self.opened(envelope)
+            if message is not None:
+                self.received(message)
         except Exception:
             log.exception("bus_message_failed")
+
+    def opened(self, envelope: dict[str, Any]) -> dict[str, Any] | None:
+        """The message in ``envelope``, if its sender is the process the database
+        lists with that key and it was sealed for this one (else None: dropped)."""
+        sender, key = str(envelope["f"]), base64.b64decode(envelope["y"])
+        if self.peers.get(sender) != key:
+            if self.key_of(sender) != key:
+                log.warning("bus_message_refused from=%s", sender)
+                return None
+            self.peers[sender] = key
+        if envelope["t"] != self.seal.name:  # (for the key of this node before a restart)
+            self.send(sender, {"k": "bye"})
+            return None
+        try:
+            message: dict[str, Any] = json.loads(self.seal.open(key, envelope["x"]))
+        except Unsealable:
+            log.warning("bus_message_refused from=%s", sender)
+            return None
+        message["f"] = sender  # (who sent it is who sealed it, whatever it says)
+        return message
 
     def joined(self, part: dict[str, Any]) -> dict[str, Any] | None:
         """A long message, once its last part has come."""

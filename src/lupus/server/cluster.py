@@ -70,9 +70,9 @@ class Cluster:
     def __init__(self, hub: Rooms, store: PostgresStore, takeovers: Callable[[], None]) -> None:
         assert store.node is not None
         self.hub, self.store, self.node = hub, store, store.node
-        self.leases = Leases(store)
         store.on_lost = self.drop
         self.bus = Bus(store.url, self.node, self.received)
+        self.leases = Leases(store, self.bus.seal.public)
         self.takeovers = takeovers  # (counts a room taken over from a dead process)
         self.relayed: dict[int, Relayed] = {}  # this process's clients, by connection
         self.remote: dict[tuple[str, int], Client] = {}  # others' clients of rooms here
@@ -125,7 +125,7 @@ class Cluster:
             asked = self.connections
             future = asyncio.get_running_loop().create_future()
             self.asking[asked] = future
-            self.bus.send(there.owner, {"k": "ask", "f": self.node, "c": asked, "room": code})
+            self.bus.send(there.owner, {"k": "ask", "c": asked, "room": code})
             try:
                 answer = await asyncio.wait_for(future, ASK_TIMEOUT)
             except TimeoutError:
@@ -167,21 +167,21 @@ class Cluster:
         self.relayed[conn] = Relayed(client, owner, code, conn)
         client.relay = lambda raw: self.forward(conn, raw)
         address = self.hub.gate.peer_of(client).key
-        opened = {"k": "open", "f": self.node, "c": conn, "a": address, "o": client.origin}
+        opened = {"k": "open", "c": conn, "a": address, "o": client.origin}
         self.bus.send(owner, {**opened, "r": first})
 
     def forward(self, conn: int, raw: str | bytes) -> None:
         relayed = self.relayed.get(conn)
         if relayed is not None:
             text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-            self.bus.send(relayed.owner, {"k": "in", "f": self.node, "c": conn, "r": text})
+            self.bus.send(relayed.owner, {"k": "in", "c": conn, "r": text})
 
     def gone(self, client: Client) -> None:
         """A relayed client's socket closed."""
         for conn, relayed in list(self.relayed.items()):
             if relayed.client is client:
                 del self.relayed[conn]
-                self.bus.send(relayed.owner, {"k": "gone", "f": self.node, "c": conn})
+                self.bus.send(relayed.owner, {"k": "gone", "c": conn})
 
     # ------------------------------------------------------------------ messages in
     def received(self, message: dict[str, Any]) -> None:
@@ -339,6 +339,6 @@ class Cluster:
         for other in {sender for sender, _ in self.remote} | {
             relayed.owner for relayed in self.relayed.values()
         }:
-            self.bus.send(other, {"k": "bye", "f": self.node})
+            self.bus.send(other, {"k": "bye"})
         with contextlib.suppress(Exception):
             self.bus.close()

@@ -32,9 +32,10 @@ CLAIM_EVERY: Final = 1.0
 class Leases:
     """The leases of one process (``store.node``), kept in ``store.epochs``."""
 
-    def __init__(self, store: PostgresStore, ttl: float = TTL) -> None:
+    def __init__(self, store: PostgresStore, key: bytes | None = None, ttl: float = TTL) -> None:
         assert store.node is not None, "a store with leases belongs to one process"
         self.store, self.node, self.ttl = store, store.node, ttl
+        self.key = key  # (the public key of the relay's seals, published with the beat)
 
     def take_new(self, code: str) -> None:
         """The lease of a room this process just made (its first epoch)."""
@@ -65,9 +66,9 @@ class Leases:
         """This process is alive (``alive``): at start, before any client reaches it,
         and at every renewal."""
         self.store.rows(
-            "INSERT INTO nodes (id, seen) VALUES (%s, now()) "
-            "ON CONFLICT (id) DO UPDATE SET seen = now() RETURNING 1",
-            (self.node,),
+            "INSERT INTO nodes (id, seen, key) VALUES (%s, now(), %s) "
+            "ON CONFLICT (id) DO UPDATE SET seen = now(), key = excluded.key RETURNING 1",
+            (self.node, self.key),
         )
 
     def own(self) -> list[str]:

@@ -70,6 +70,10 @@ CREATE TABLE nodes (id text PRIMARY KEY, seen timestamptz NOT NULL);
 INSERT INTO leases (room, owner, epoch, expires)
     SELECT code, '', 0, '-infinity' FROM rooms WHERE NOT dropped;
 """,
+    # each process's public key, which the relay's messages are sealed with (envelope.py)
+    """
+ALTER TABLE nodes ADD COLUMN key bytea;
+""",
 )
 """The schema, one script a version, in order (a new version is a new script at the end:
 a script that ran is never changed)."""

@@ -1,0 +1,284 @@
+"""The PettingZoo environment (lupus.ai, docs/ai.md): PettingZoo's own tests on every
+rulebook, the simulator's games played again through it, masks, rewards, dead seats,
+sealed ballots, and observations that hold only what their seat may know."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import lupus.ai  # noqa: E402
+from lupus.ai.env import LupusEnv, sealed  # noqa: E402
+from lupus.bots.random_bot import RandomBot  # noqa: E402
+from lupus.cli import app  # noqa: E402
+from lupus.engine.errors import IllegalAction  # noqa: E402
+from lupus.engine.game import Game  # noqa: E402
+from lupus.engine.model import Action  # noqa: E402
+from lupus.families import family_of  # noqa: E402
+from lupus.rulebooks import available  # noqa: E402
+from lupus.sim.config import SimConfig  # noqa: E402
+from lupus.sim.selfplay import Table, play  # noqa: E402
+from lupus.testing.declared import declared  # noqa: E402
+from lupus.testing.knowledge import Knowledge  # noqa: E402
+from lupus.testing.seen import check_seen  # noqa: E402
+
+RULEBOOKS = available()
+
+
+def players_of(rules: str) -> int:
+    """A table every rulebook plays (Lupusburg takes 4 to 8, werewolf needs 8)."""
+    return 5 if rules == "lupusburg" else 8
+
+
+def random_game(env: LupusEnv, bot: RandomBot, seed: int, index: int) -> Game:
+    """Game ``index`` of run ``seed`` played through ``env`` by a random bot drawing
+    from ``env.rng``, as ``lupus simulate --bots random`` plays it."""
+    env.reset(seed=seed, options={"game": index})
+    for _agent in env.agent_iter():
+        _obs, _reward, done, cut, info = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        chosen = bot.act(info["view"], env.rng)
+        env.step(env.id_of(chosen.verb, chosen.args))
+    assert env.game is not None
+    return env.game
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS)
+def test_pettingzoo_api_and_seed_tests_pass(rules: str) -> None:
+    api_test(lupus.ai.env(rules, players_of(rules)), num_cycles=400)
+    seed_test(lambda: lupus.ai.env(rules, players_of(rules)), num_cycles=400)
+
+
+def test_a_thousand_random_games_are_the_simulators() -> None:
+    """200 seeded games of each of the five rulebooks: the same actions, the same
+    events and the same winner as ``selfplay.play`` (``lupus simulate``'s games)."""
+    bot = RandomBot()
+    played = 0
+    for rules in RULEBOOKS:
+        players = players_of(rules)
+        env = lupus.ai.env(rules, players)
+        table = Table(SimConfig(rules, players, seed=11))
+        for index in range(1000 // len(RULEBOOKS)):
+            mine = random_game(env, bot, 11, index)
+            theirs, _ = play(table, index)
+            assert mine.history == theirs.history, (rules, index)
+            assert mine.events == theirs.events, (rules, index)
+            assert mine.outcome == theirs.outcome, (rules, index)
+            played += 1
+    assert played == 1000
+
+
+def test_the_win_counts_are_lupus_simulates() -> None:
+    """The command line's report of a run, and the same run through the environment."""
+    result = CliRunner().invoke(
+        app,
+        ["simulate", *shlex.split("--rules werewolf --players 8 --games 60 --json --seed 5")],
+    )
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads(result.stdout)
+    env, bot = lupus.ai.env("werewolf", 8), RandomBot()
+    wins: Counter[str] = Counter()
+    for index in range(60):
+        outcome = random_game(env, bot, 5, index).outcome
+        assert outcome is not None
+        wins[outcome.winner or ""] += 1
+    assert {f: wins.get(f, 0) for f in report["wins"]} == report["wins"]
+
+
+def test_action_ids_map_both_ways() -> None:
+    env = lupus.ai.env("werewolf", 8)
+    for action_id in range(env.action_space("seat_0").n):  # type: ignore[attr-defined]
+        verb, args = env.action_of(action_id)
+        assert env.id_of(verb, args) == action_id
+    assert env.id_of("link", (5, 2)) == env.id_of("link", (2, 5))
+    with pytest.raises(ValueError, match="no verb"):
+        env.id_of("fly", ())
+    with pytest.raises(ValueError, match="outside"):
+        env.action_of(10**6)
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS)
+def test_every_offered_choice_has_an_id_and_the_mask_is_the_prompts(rules: str) -> None:
+    env, bot = lupus.ai.env(rules, players_of(rules)), RandomBot()
+    env.reset(seed=2)
+    for agent in env.agent_iter():
+        obs, _reward, done, cut, info = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        view = info["view"]
+        offered = {(p.verb, args) for p in view.prompts for args in p.choices}
+        masked = {env.action_of(int(i)) for i in np.flatnonzero(obs["action_mask"])}
+        assert masked == offered, agent
+        chosen = bot.act(view, env.rng)
+        env.step(env.id_of(chosen.verb, chosen.args))
+
+
+def test_a_masked_out_action_is_refused_and_changes_nothing() -> None:
+    env = lupus.ai.env("werewolf", 8)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    game = env.game
+    assert game is not None
+    before = (len(game.history), game.state_id, len(game.events), agent)
+    observed = {a: env.observe(a)["observation"].copy() for a in env.agents}
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction, match="masked out"):
+        env.step(illegal)
+    with pytest.raises(IllegalAction):
+        env.step(10**6)
+    with pytest.raises(IllegalAction):
+        env.step(None)
+    assert (len(game.history), game.state_id, len(game.events), env.agent_selection) == before
+    for a in env.agents:
+        assert (env.observe(a)["observation"] == observed[a]).all()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))  # a legal one is taken
+    assert len(game.history) > before[0]
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS)
+def test_dead_seats_stay_agents_and_are_rewarded_at_the_end(rules: str) -> None:
+    env, bot = lupus.ai.env(rules, players_of(rules)), RandomBot()
+    saw_dead_agent = False
+    for index in range(10):
+        env.reset(seed=7, options={"game": index})
+        rewards: dict[str, float] = {}
+        for agent in env.agent_iter():
+            obs, reward, done, cut, info = env.last()
+            if done or cut:
+                rewards[agent] = reward
+                env.step(None)
+                continue
+            assert reward == 0.0  # nothing before the end
+            assert env.agents == env.possible_agents  # the dead are agents still
+            if len(info["view"].alive()) < len(env.possible_agents):
+                saw_dead_agent = True
+            chosen = bot.act(info["view"], env.rng)
+            env.step(env.id_of(chosen.verb, chosen.args))
+        game = env.game
+        assert game is not None and game.outcome is not None
+        assert set(rewards) == set(env.possible_agents)
+        for seat, agent in enumerate(env.possible_agents):
+            if family_of(game.rulebook).house_verbs:  # Lupusburg: the points
+                assert rewards[agent] == game.outcome.scores.get(seat, 0)
+            else:
+                assert rewards[agent] == (1.0 if seat in game.outcome.winners else -1.0)
+    assert saw_dead_agent, rules
+
+
+def test_lupusburg_tells_the_winner_in_info() -> None:
+    env, bot = lupus.ai.env("lupusburg", 5), RandomBot()
+    env.reset(seed=3)
+    winners = set()
+    for _agent in env.agent_iter():
+        _obs, _reward, done, cut, info = env.last()
+        if done or cut:
+            winners.add(info["winner"])
+            env.step(None)
+            continue
+        chosen = bot.act(info["view"], env.rng)
+        env.step(env.id_of(chosen.verb, chosen.args))
+    assert env.game is not None and env.game.outcome is not None
+    assert winners == {env.game.outcome.winner}
+
+
+def test_a_ballot_is_sealed_until_every_vote_is_cast() -> None:
+    """The day vote is open in the engine (each ballot is public as cast): through the
+    environment a voter sees none of the others' until the vote is over."""
+    env, bot = lupus.ai.env("werewolf", 8), RandomBot()
+    env.reset(seed=4)
+    checked = 0
+    for agent in env.agent_iter():
+        _obs, _reward, done, cut, info = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        view, game = info["view"], env.game
+        assert game is not None
+        if any(p.verb == "vote" for p in view.prompts):
+            real = game.seen(env.possible_agents.index(agent))
+            opened = env._opened  # the public events when this vote opened
+
+            def this_vote(events: tuple[Any, ...], opened: int = opened) -> list[Any]:
+                return [e for e in events if e.audience is None and e.seq >= opened]
+
+            cast = [e for e in this_vote(real.events) if e.kind == "ballot"]
+            assert not this_vote(view.events)
+            checked += bool(cast)
+        chosen = bot.act(view, env.rng)
+        env.step(env.id_of(chosen.verb, chosen.args))
+    assert checked, "no voter came after another"
+    # The open view, as the simulator's bots see it, with sealed_ballots=False.
+    open_env = lupus.ai.env("werewolf", 8, sealed_ballots=False)
+    open_env.reset(seed=4)
+    agent = open_env.agent_selection
+    assert open_env.game is not None
+    assert open_env.infos[agent]["view"] == open_env.game.seen(int(agent.split("_")[1]))
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    rules=st.sampled_from([r for r in RULEBOOKS if r != "lupusburg"]),
+    seed=st.integers(0, 2**32),
+)
+def test_observations_hold_only_what_the_seat_may_know(rules: str, seed: int) -> None:
+    """At every turn, for every agent: its info's view is its seat's events (sealed or
+    not), its observation is the encoding of that view, and each card the observation
+    shows is one the referee says the seat may know then."""
+    env, bot = lupus.ai.env(rules, players_of(rules)), RandomBot()
+    env.reset(seed=seed)
+    game = env.game
+    assert game is not None
+    referee = Knowledge(game, declared(rules))
+    referee.on_events(game)
+    width = len(env.encoder.cards)
+    start = env.encoder.start["cards"]
+    for agent in env.agent_iter():
+        for other in env.agents:
+            seat = env.possible_agents.index(other)
+            view = env.infos[other]["view"]
+            own = game.seen(seat)
+            expected = sealed(own, env._opened) if env._ballot and not game.finished else own
+            assert view == expected
+            check_seen(seat, own.events, game.events)
+            obs = env.observe(other)["observation"]
+            assert (obs == env.encoder.encode(view)).all()
+            cards = obs[start : start + env.encoder.holders * width].reshape(-1, width)
+            for holder, card in zip(*np.nonzero(cards), strict=True):
+                assert referee.may_know(seat, int(holder), len(game.events) - 1), (
+                    other,
+                    holder,
+                    env.encoder.cards[card],
+                )
+        _obs, _reward, done, cut, info = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        chosen: Action = bot.act(info["view"], env.rng)
+        referee.on_action(chosen, len(game.events))
+        env.step(env.id_of(chosen.verb, chosen.args))
+        referee.on_events(game)
+
+
+def test_import_lupus_does_not_import_pettingzoo() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, lupus, lupus.sim; print('pettingzoo' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

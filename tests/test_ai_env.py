@@ -13,26 +13,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
 from typer.testing import CliRunner
 
-pytest.importorskip("pettingzoo")
-
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-import lupus.ai  # noqa: E402
-from lupus.ai.env import LupusEnv, sealed  # noqa: E402
-from lupus.bots.random_bot import RandomBot  # noqa: E402
-from lupus.cli import app  # noqa: E402
-from lupus.engine.errors import IllegalAction  # noqa: E402
-from lupus.engine.game import Game  # noqa: E402
-from lupus.engine.model import Action  # noqa: E402
-from lupus.families import family_of  # noqa: E402
-from lupus.rulebooks import available  # noqa: E402
-from lupus.sim.config import SimConfig  # noqa: E402
-from lupus.sim.selfplay import Table, play  # noqa: E402
-from lupus.testing.declared import declared  # noqa: E402
-from lupus.testing.knowledge import Knowledge  # noqa: E402
-from lupus.testing.seen import check_seen  # noqa: E402
+import lupus.ai
+from lupus.ai.env import LupusEnv, sealed
+from lupus.bots.random_bot import RandomBot
+from lupus.cli import app
+from lupus.engine.errors import IllegalAction
+from lupus.engine.game import Game
+from lupus.engine.model import Action
+from lupus.families import family_of
+from lupus.rulebooks import available
+from lupus.sim.config import SimConfig
+from lupus.sim.selfplay import Table, play
+from lupus.testing.declared import declared
+from lupus.testing.knowledge import Knowledge
+from lupus.testing.seen import check_seen
 
 RULEBOOKS = available()
 
@@ -159,7 +156,7 @@ def test_dead_seats_stay_agents_and_are_rewarded_at_the_end(rules: str) -> None:
         env.reset(seed=7, options={"game": index})
         rewards: dict[str, float] = {}
         for agent in env.agent_iter():
-            obs, reward, done, cut, info = env.last()
+            _obs, reward, done, cut, info = env.last()
             if done or cut:
                 rewards[agent] = reward
                 env.step(None)
@@ -248,7 +245,7 @@ def test_observations_hold_only_what_the_seat_may_know(rules: str, seed: int) ->
     referee.on_events(game)
     width = len(env.encoder.cards)
     start = env.encoder.start["cards"]
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         for other in env.agents:
             seat = env.possible_agents.index(other)
             view = env.infos[other]["view"]
@@ -279,6 +276,7 @@ def test_import_lupus_does_not_import_pettingzoo() -> None:
     import subprocess
     import sys
 
-    code = "import sys, lupus, lupus.sim; print('pettingzoo' in sys.modules, 'numpy' in sys.modules)"
+    code = "import sys, lupus, lupus.sim, lupus.cli\nfor m in ('pettingzoo', 'gymnasium', 'numpy'):"
+    code += "\n    print(m in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "False"]
+    assert out.stdout.split() == ["False", "False", "False"]

@@ -49,10 +49,10 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
-class LupusEnv(AECEnv[str, ObsType, int]):
+class LupusEnv(AECEnv[str, ObsType, int]):  # type: ignore[misc]
     """One rulebook at one table size, played seat by seat (see the module)."""
 
-    metadata: Final = {  # type: ignore[misc]
+    metadata: Final[dict[str, Any]] = {
         "name": "lupus_v0",
         "render_modes": ["human", "ansi"],
         "is_parallelizable": False,
@@ -70,7 +70,7 @@ class LupusEnv(AECEnv[str, ObsType, int]):
         max_actions: int = MAX_ACTIONS,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("human", "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: one of human, ansi or None")
         self.render_mode = render_mode
         self.config: Final = SimConfig(rules, players, dict(counts or {}), dict(options or {}))
@@ -85,9 +85,7 @@ class LupusEnv(AECEnv[str, ObsType, int]):
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self._obs_space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(
-                    0, MOST, (self.encoder.size,), dtype=np.int32
-                ),
+                "observation": gymnasium.spaces.Box(0, MOST, (self.encoder.size,), dtype=np.int32),
                 "action_mask": gymnasium.spaces.Box(0, 1, (self.actions.size,), dtype=np.int8),
             }
         )
@@ -138,7 +136,7 @@ class LupusEnv(AECEnv[str, ObsType, int]):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.played = 0  # actions applied, the leader's closes included
         self._step: object = None
         self._budget = 0

@@ -185,13 +185,31 @@ def test_lupusburg_tells_the_winner_in_info() -> None:
     for _agent in env.agent_iter():
         _obs, _reward, done, cut, info = env.last()
         if done or cut:
-            winners.add(info["winner"])
+            winners.add((info["winner"], tuple(info["winners"])))
             env.step(None)
             continue
         chosen = bot.act(info["view"], env.rng)
         env.step(env.id_of(chosen.verb, chosen.args))
     assert env.game is not None and env.game.outcome is not None
-    assert winners == {env.game.outcome.winner}
+    outcome = env.game.outcome
+    assert winners == {(outcome.winner, tuple(f"seat_{s}" for s in outcome.winners))}
+    assert len(outcome.winners) == 1  # one winning player
+
+
+def test_the_example_runs() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).parent.parent / "examples" / "random_agent.py"
+    for extra in ([], ["--simulator"]):
+        out = subprocess.run(
+            [sys.executable, str(example), "--games", "3", "--seed", "2", *extra],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.startswith("3 games of werewolf at 8: wins"), out.stdout
 
 
 def test_a_ballot_is_sealed_until_every_vote_is_cast() -> None:

@@ -243,12 +243,14 @@ class LupusEnv(AECEnv[str, ObsType, int]):  # type: ignore[misc]
 
     def _refresh(self) -> None:
         """Every agent's ``info``: its view, its action mask and, at the end, the
-        winner (read from the view's public ``game_over``)."""
+        winning faction and the agents who won (Lupusburg: the one winning player),
+        read from the view's public ``game_over``."""
         for agent in self.agents:
             view = self.view(agent)
             info: dict[str, Any] = {"view": view, "action_mask": self.mask(view)}
             if view.finished:
-                info["winner"] = winner_of(view)
+                info["winner"], winners = winner_of(view)
+                info["winners"] = [agent_name(seat) for seat in winners]
             self.infos[agent] = info
 
     def render(self) -> str | None:
@@ -291,9 +293,10 @@ def sealed(view: View, opened: int) -> View:
     )
 
 
-def winner_of(view: View) -> str | None:
-    """The winning faction the view's ``game_over`` names (None: none, or not over)."""
+def winner_of(view: View) -> tuple[str | None, list[int]]:
+    """The winning faction and the winning seats the view's ``game_over`` names
+    (None and none: nobody, or not over)."""
     for event in reversed(view.events):
         if event.kind == "game_over":
-            return event.maybe_text("winner")
-    return None
+            return event.maybe_text("winner"), event.seats("winners")
+    return None, []

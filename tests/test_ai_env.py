@@ -298,3 +298,19 @@ def test_import_lupus_does_not_import_pettingzoo() -> None:
     code += "\n    print(m in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "False"]
+
+
+def test_a_game_stopped_by_max_actions_is_truncated_with_no_reward() -> None:
+    env, bot = lupus.ai.env("werewolf", 8, max_actions=5), RandomBot()
+    env.reset(seed=1)
+    ended: dict[str, tuple[bool, bool, float]] = {}
+    for agent in env.agent_iter():
+        _obs, reward, done, cut, info = env.last()
+        if done or cut:
+            ended[agent] = (done, cut, reward)
+            env.step(None)
+            continue
+        chosen = bot.act(info["view"], env.rng)
+        env.step(env.id_of(chosen.verb, chosen.args))
+    assert env.played == 5
+    assert ended == {agent: (False, True, 0.0) for agent in env.possible_agents}

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 import lupus.ai
 from lupus.ai.env import LupusEnv, sealed
+from lupus.bots.kinds import make_bot
 from lupus.bots.random_bot import RandomBot
 from lupus.cli import app
 from lupus.engine.errors import IllegalAction
@@ -314,3 +315,27 @@ def test_a_game_stopped_by_max_actions_is_truncated_with_no_reward() -> None:
         env.step(env.id_of(chosen.verb, chosen.args))
     assert env.played == 5
     assert ended == {agent: (False, True, 0.0) for agent in env.possible_agents}
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS)
+def test_open_ballots_let_the_heuristic_bots_play_the_simulators_games(rules: str) -> None:
+    """With ``sealed_ballots=False`` each view is the engine's, so the heuristic bots
+    (which follow the ballots already cast) play ``lupus simulate --bots heuristic``."""
+    players = players_of(rules)
+    env = lupus.ai.env(rules, players, sealed_ballots=False)
+    table = Table(SimConfig(rules, players, bots={"*": "heuristic"}, seed=9))
+    for index in range(8):
+        env.reset(seed=9, options={"game": index})
+        game = env.game
+        assert game is not None
+        bot = make_bot("heuristic", game.rulebook)  # one per game, as the simulator has it
+        for _agent in env.agent_iter():
+            _obs, _reward, done, cut, info = env.last()
+            if done or cut:
+                env.step(None)
+                continue
+            chosen = bot.act(info["view"], env.rng)
+            env.step(env.id_of(chosen.verb, chosen.args))
+        theirs, _ = play(table, index)
+        assert game.history == theirs.history, (rules, index)
+        assert game.outcome == theirs.outcome, (rules, index)

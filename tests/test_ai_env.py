@@ -112,18 +112,42 @@ def test_action_ids_map_both_ways() -> None:
 @pytest.mark.parametrize("rules", RULEBOOKS)
 def test_every_offered_choice_has_an_id_and_the_mask_is_the_prompts(rules: str) -> None:
     env, bot = lupus.ai.env(rules, players_of(rules)), RandomBot()
-    env.reset(seed=2)
-    for agent in env.agent_iter():
-        obs, _reward, done, cut, info = env.last()
-        if done or cut:
-            env.step(None)
-            continue
-        view = info["view"]
-        offered = {(p.verb, args) for p in view.prompts for args in p.choices}
-        masked = {env.action_of(int(i)) for i in np.flatnonzero(obs["action_mask"])}
-        assert masked == offered, agent
-        chosen = bot.act(view, env.rng)
-        env.step(env.id_of(chosen.verb, chosen.args))
+    for index in range(5):
+        env.reset(seed=2, options={"game": index})
+        for agent in env.agent_iter():
+            obs, _reward, done, cut, info = env.last()
+            if done or cut:
+                assert not obs["action_mask"].any()
+                env.step(None)
+                continue
+            view = info["view"]
+            offered = {(p.verb, args) for p in view.prompts for args in p.choices}
+            masked = {env.action_of(int(i)) for i in np.flatnonzero(obs["action_mask"])}
+            assert masked == offered, agent
+            assert (info["action_mask"] == obs["action_mask"]).all()
+            chosen = bot.act(view, env.rng)
+            env.step(env.id_of(chosen.verb, chosen.args))
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS)
+def test_each_seat_observes_its_seat_and_its_own_cards(rules: str) -> None:
+    env = lupus.ai.env(rules, players_of(rules))
+    env.reset(seed=3)
+    game = env.game
+    assert game is not None
+    encoder, width = env.encoder, len(env.encoder.cards)
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)["observation"]
+        assert obs.shape == (encoder.size,)
+        start = encoder.start["seat"]
+        assert list(obs[start : start + game.n]) == [int(s == seat) for s in range(game.n)]
+        cards = obs[encoder.start["cards"] :][: encoder.holders * width].reshape(-1, width)
+        shown = {(int(h), encoder.cards[c]) for h, c in zip(*np.nonzero(cards), strict=True)}
+        if encoder.houses:  # its two houses' characters
+            mine = {(h, c) for h, c in shown if h // 2 == seat}
+            assert len(mine) == 2, (agent, shown)
+        else:
+            assert (seat, game.seen(seat).role()) in shown, (agent, shown)
 
 
 def test_a_masked_out_action_is_refused_and_changes_nothing() -> None:

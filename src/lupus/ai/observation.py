@@ -2,9 +2,8 @@
 
 Everything here is read from a ``View`` and the public setup it carries, nothing else,
 so an observation can hold no more than the seat may know (``tests/test_ai_env.py``
-checks it with the property tests' referee). The layout, for ``n`` seats, ``c`` cards
-(the rulebook's card ids, sorted) and ``t`` targets (``n``, or Lupusburg's ``2n``
-houses), as consecutive blocks of one int vector:
+checks it with the property tests' referee). The layout, for ``n`` seats and ``c`` cards
+(the rulebook's card ids, sorted), as consecutive blocks of one int vector:
 
 =========  ===========  ====================================================
 block      size         content
@@ -16,13 +15,20 @@ number     1            the night's or day's number
 alive      n            1 for each player the view knows to be in the game
 cards      n * c        1 at (seat, card) for each card the view was shown
                         a seat holds (its own included; the latest wins)
-choices    n * t        at (player, target): how many times the view saw
-                        ``player`` name ``target`` this phase (ballots,
-                        tokens, bets, nominations, the pack's picks)
+choices    n * n        at (player, target): how many times the view saw
+                        ``player`` name the seat ``target`` this phase
+                        (ballots, nominations, the pack's picks, bets)
 =========  ===========  ====================================================
 
-Lupusburg's characters are shown by house: the ``cards`` block has ``2n`` rows there
-(house ``h`` is row ``h``), one per house, instead of ``n``.
+Lupusburg's characters live in houses (``2n``, house ``h`` of seat ``h // 2``): there
+the ``cards`` block has one row per house (``2n * c``), and two blocks follow:
+
+============  =======  ==================================================
+houses_alive  2n       1 for each house whose character the view knows alive
+house_votes   n * 2n   at (player, house): how many times the view saw
+                       ``player`` name ``house`` this phase (tokens, the
+                       second voting's ballots it was told)
+============  =======  ==================================================
 """
 
 from __future__ import annotations
@@ -51,17 +57,19 @@ class Encoder:
         self._card: Final = {card: i for i, card in enumerate(self.cards)}
         self.houses: Final = houses
         self.holders: Final = 2 * players if houses else players  # the cards block's rows
-        self.targets: Final = 2 * players if houses else players
         n, c = players, len(self.cards)
-        self.blocks: Final[tuple[tuple[str, int], ...]] = (
+        blocks = [
             ("seat", n),
             ("phase", len(PHASES)),
             ("finished", 1),
             ("number", 1),
             ("alive", n),
             ("cards", self.holders * c),
-            ("choices", n * self.targets),
-        )
+            ("choices", n * n),
+        ]
+        if houses:
+            blocks += [("houses_alive", 2 * n), ("house_votes", n * 2 * n)]
+        self.blocks: Final[tuple[tuple[str, int], ...]] = tuple(blocks)
         self.size: Final = sum(size for _, size in self.blocks)
         starts: dict[str, int] = {}
         at = 0
@@ -94,18 +102,34 @@ class Encoder:
                 row = cards + holder * width
                 out[row : row + width] = 0
                 out[row + place] = 1
-        choices = start["choices"]
+        self.count_choices(view, out, "choices", "target", n)
+        if self.houses:
+            alive = start["houses_alive"]
+            out[alive : alive + 2 * n] = 1
+            for event in view.events:
+                if event.kind == "character_dies" and type(event.data.get("house")) is int:
+                    house = event.seat("house")
+                    if 0 <= house < 2 * n:
+                        out[alive + house] = 0
+            self.count_choices(view, out, "house_votes", "house", 2 * n)
+        return out
+
+    def count_choices(
+        self, view: View, out: npt.NDArray[np.int32], block: str, field: str, width: int
+    ) -> None:
+        """Count into ``block`` each event of the view's current phase in which a
+        ``player`` names a ``field`` (a seat or a house) below ``width``."""
+        start, n = self.start[block], self.n
         for event in view.events:
             if event.phase != view.phase or event.number != view.number:
                 continue
             data = event.data
-            player, target = data.get("player"), data.get("target", data.get("house"))
-            if type(player) is int and type(target) is int:
+            player, target = data.get("player"), data.get(field)
+            if type(player) is int and type(target) is int and event.kind != "character_dies":
                 assert isinstance(player, int) and isinstance(target, int)
-                if 0 <= player < n and 0 <= target < self.targets:
-                    place = choices + player * self.targets + target
+                if 0 <= player < n and 0 <= target < width:
+                    place = start + player * width + target
                     out[place] = min(out[place] + 1, MOST)
-        return out
 
     def facts(self, event: Event) -> list[tuple[int, str]]:
         """The (holder, card) facts an event tells: a seat's card (``role_facts``), or

@@ -363,3 +363,15 @@ def test_open_ballots_let_the_heuristic_bots_play_the_simulators_games(rules: st
         theirs, _ = play(table, index)
         assert game.history == theirs.history, (rules, index)
         assert game.outcome == theirs.outcome, (rules, index)
+
+
+def test_a_composition_and_options_are_the_simulators() -> None:
+    counts = {"werewolf": 3, "seer": 1, "witch": 1, "villager": 4}
+    env, bot = lupus.ai.env("werewolf", 9, counts=counts), RandomBot()
+    table = Table(SimConfig("werewolf", 9, counts=counts, seed=4))
+    for index in range(5):
+        mine = random_game(env, bot, 4, index)
+        assert Counter(mine.sides_dealt())["werewolves"] == 3
+        assert mine.history == play(table, index)[0].history
+    with pytest.raises(ValueError):
+        lupus.ai.env("werewolf", 5)  # the werewolf minimum table, refused at once

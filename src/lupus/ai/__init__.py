@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from lupus.ai.env import LupusEnv, agent_name
 from lupus.rulebooks.schema import OptionValue, Rulebook
+from lupus.sim.selfplay import MAX_ACTIONS
 
 __all__ = ["LupusEnv", "agent_name", "env"]
 
@@ -19,9 +20,21 @@ def env(
     players: int = 8,
     options: Mapping[str, OptionValue] | None = None,
     render_mode: str | None = None,
-    **kwargs: object,
+    *,
+    counts: Mapping[str, int] | None = None,
+    sealed_ballots: bool = True,
+    max_actions: int = MAX_ACTIONS,
 ) -> LupusEnv:
-    """A PettingZoo AEC environment of ``rules`` at a table of ``players`` (see
-    ``LupusEnv`` for the keyword-only settings: ``counts``, ``sealed_ballots``,
-    ``max_actions``)."""
-    return LupusEnv(rules, players, options, render_mode, **kwargs)  # type: ignore[arg-type]
+    """A PettingZoo AEC environment of ``rules`` at a table of ``players``: a
+    composition (``counts``, default the rulebook's recommended one), ballots sealed
+    until all are cast or shown as the engine shows them, and the simulator's cap on
+    a game's actions (docs/ai.md)."""
+    return LupusEnv(
+        rules,
+        players,
+        options,
+        render_mode,
+        counts=counts,
+        sealed_ballots=sealed_ballots,
+        max_actions=max_actions,
+    )

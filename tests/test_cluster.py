@@ -25,8 +25,10 @@ import pytest
 import websockets
 from tests.pg_cluster import Cluster
 from tests.server_harness import Player, Server
+from tests.test_server_leaks import every_frame_checked
 
 from lupus import scenario as sc
+from lupus.rulebooks import available
 from lupus.server.bus import channel
 from lupus.server.envelope import Seal, fingerprint
 from lupus.server.records import replayed
@@ -433,3 +435,13 @@ def node_of(asked: Server, server: Server) -> tuple[str, bytes]:
         if node.endswith(f":{server.port}"):
             return node, bytes(key)
     raise AssertionError(f"no process of port {server.port} in nodes")
+
+
+@pytest.mark.parametrize("rules", available())
+def test_every_frame_is_what_its_seat_may_know_on_two_processes(
+    pair: tuple[Server, Server], rules: str
+) -> None:
+    """The leak test over the wire (``tests/test_server_leaks.py``), its connections
+    spread over two processes: a relayed client is sent exactly what its seat may know,
+    as one of the room's process's own."""
+    every_frame_checked(list(pair), rules)

@@ -39,6 +39,7 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
@@ -356,10 +357,15 @@ class Conn(Player):
         assert reply["type"] == "ack" or reply["code"] in expected, (message, reply)
 
 
-async def play_table(server: Server, rules: str, settings: dict[str, Any], seed: int) -> Table:
+async def play_table(
+    servers: Sequence[Server], rules: str, settings: dict[str, Any], seed: int
+) -> Table:
     """A room played GAMES times by the host (Ann), Bob (who leaves and comes back in
     the first game), Cy (in English where the rulebook has another language too), bots
-    in the other seats, a spectator from the lobby and one arriving mid-game."""
+    in the other seats, a spectator from the lobby and one arriving mid-game. With
+    several servers (processes of one database), the room is made on the first and the
+    connections go to each in turn (Bob comes back through another)."""
+    server = servers[0]
     book = load(rules)
     players = settings["players"]
     names = [*NAMES[:3], *(f"Bot {seat + 1}" for seat in range(3, players))]
@@ -382,7 +388,8 @@ async def play_table(server: Server, rules: str, settings: dict[str, Any], seed:
     rng = random.Random(seed)
 
     def conn(who: str) -> Conn:
-        made = Conn(server, table, who, random.Random(rng.random()))
+        through = servers[len(table.conns) % len(servers)]
+        made = Conn(through, table, who, random.Random(rng.random()))
         table.conns.append(made)
         return made
 
@@ -444,10 +451,11 @@ async def play_table(server: Server, rules: str, settings: dict[str, Any], seed:
 
 
 async def play_leader_table(
-    server: Server, rules: str, settings: dict[str, Any], seed: int
+    servers: Sequence[Server], rules: str, settings: dict[str, Any], seed: int
 ) -> Table:
     """A game-leader room played GAMES times by its leader, answering for every seat
-    at random, watched by a spectator."""
+    at random, watched by a spectator (through the last of the servers)."""
+    server = servers[0]
     book = load(rules)
     table = Table(rules, settings, list(settings["names"]), [None] * settings["players"])
     timers = {"day": DAY, "steps": dict.fromkeys(family_of(book).pack_steps(), PACK)}
@@ -457,7 +465,7 @@ async def play_leader_table(
     table.tokens[created["host_token"]] = None
     rng = random.Random(seed)
     leader = Conn(server, table, "the leader", random.Random(rng.random()))
-    watcher = Conn(server, table, "a watcher", random.Random(rng.random()))
+    watcher = Conn(servers[-1], table, "a watcher", random.Random(rng.random()))
     table.conns += [leader, watcher]
     try:
         for each in table.conns:
@@ -661,33 +669,43 @@ def server(store_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Server:
 
 @pytest.mark.parametrize("rules", available())
 def test_every_frame_is_what_its_seat_may_know(server: Server, rules: str) -> None:
+    every_frame_checked([server], rules)
+
+
+def every_frame_checked(servers: Sequence[Server], rules: str) -> None:
+    """The rooms of ``rules`` played through ``servers`` (see the module docstring),
+    then every frame, answer and log line checked."""
     book = load(rules)
     tables = TABLES.get(rules) or default_tables(book)
     base = 1000 * available().index(rules)
 
     async def play_all() -> list[Table]:
-        plays = [play_table(server, rules, table, base + n) for n, table in enumerate(tables)]
-        plays.append(play_leader_table(server, rules, leader_table(book), base + 999))
+        plays = [play_table(servers, rules, table, base + n) for n, table in enumerate(tables)]
+        plays.append(play_leader_table(servers, rules, leader_table(book), base + 999))
         return list(await asyncio.gather(*plays))
 
     played = asyncio.run(asyncio.wait_for(play_all(), 240))
     every_token = {token for table in played for token in table.tokens}
-    with httpx.Client(base_url=server.http) as http:
-        for table in played:
-            games = {}
-            for game_id in table.games:
-                download = http.get(f"/api/games/{game_id}/scenario")
-                assert download.status_code == 200, download.text
-                no_secret_of_identity(download.text, every_token)
-                games[game_id] = replayed(download.json())
-            lobby = http.get(f"/api/rooms/{table.code}")
-            no_secret_of_identity(lobby.text, every_token)
-            check_lobby(table, book, lobby.json())
-            for conn in table.conns:
-                check_connection(table, book, games, conn)
+    downloads: dict[str, Any] = {}  # each game's scenario, as the first server gave it
+    for server in servers:  # (each process gives the same records: the room's)
+        with httpx.Client(base_url=server.http) as http:
+            for table in played:
+                for game_id in table.games:
+                    download = http.get(f"/api/games/{game_id}/scenario")
+                    assert download.status_code == 200, download.text
+                    no_secret_of_identity(download.text, every_token)
+                    assert downloads.setdefault(game_id, download.json()) == download.json()
+                lobby = http.get(f"/api/rooms/{table.code}")
+                no_secret_of_identity(lobby.text, every_token)
+                check_lobby(table, book, lobby.json())
+    for table in played:
+        games = {game_id: replayed(downloads[game_id]) for game_id in table.games}
+        for conn in table.conns:
+            check_connection(table, book, games, conn)
     # (the clients did try what they may not, and talked)
     assert sum(table.probes for table in played) > 0 and any(table.said for table in played)
-    no_secret_of_identity(server.log.read_text(errors="replace"), every_token)
+    for server in servers:
+        no_secret_of_identity(server.log.read_text(errors="replace"), every_token)
 
 
 def no_secret_of_identity(text: str, tokens: set[str], own: str | None = None) -> None:

@@ -1,0 +1,1 @@
+"""Seats for AI players: language-model seats (``lupus.ai.llm``)."""

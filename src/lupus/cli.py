@@ -34,6 +34,7 @@ from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
 if TYPE_CHECKING:
+    from lupus.ai.llm.settings import LlmSettings
     from lupus.rulebooks.schema import Rulebook
     from lupus.sim import SimConfig
     from lupus.sim.balance import BalanceResult
@@ -125,7 +126,7 @@ def simulate(
         list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
     ] = None,
     bots: Annotated[
-        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+        str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
     ] = "random",
     games: Annotated[int, typer.Option(help="Games to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Same seed, same numbers, whatever --workers.")] = 0,
@@ -133,6 +134,17 @@ def simulate(
     backend: Annotated[str, typer.Option(help="processes | ray")] = "processes",
     ray_address: Annotated[str | None, typer.Option(help="An existing Ray cluster.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    llm_model: Annotated[
+        str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
+    ] = None,
+    llm_timeout: Annotated[float, typer.Option(help="Seconds per model decision.")] = 30.0,
+    llm_budget: Annotated[
+        int | None, typer.Option(help="Tokens per game; past it the heuristic bot decides.")
+    ] = None,
+    llm_concurrency: Annotated[int, typer.Option(help="Model games (and calls) at once.")] = 4,
+    llm_cache: Annotated[
+        Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
+    ] = None,
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
@@ -146,7 +158,18 @@ def simulate(
     try:
         n_workers = worker_count(workers)
         check_run(games, n_workers, backend)
-        config = _sim_config(rules, players, roles, option or [], bots, seed)
+        llm = None
+        if llm_model is not None:
+            from lupus.ai.llm.settings import LlmSettings
+
+            llm = LlmSettings(
+                model=llm_model,
+                timeout=llm_timeout,
+                budget=llm_budget,
+                concurrency=llm_concurrency,
+                cache=None if llm_cache is None else str(llm_cache),
+            )
+        config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
     book, players = config.book, config.players
@@ -176,7 +199,13 @@ def simulate(
 
 
 def _sim_config(
-    rules: str, players: int, roles: str | None, option: list[str], bots: str, seed: int
+    rules: str,
+    players: int,
+    roles: str | None,
+    option: list[str],
+    bots: str,
+    seed: int,
+    llm: LlmSettings | None = None,
 ) -> SimConfig:
     """The run ``lupus simulate`` was asked for, checked whole and tried on one game
     (a set-up that fails in play fails here, before any worker starts)."""
@@ -195,9 +224,11 @@ def _sim_config(
         options=parse_options(option),  # type: ignore[arg-type]
         bots=parse_bots(bots),
         seed=checked_seed(seed),
+        llm=llm,
     )
     config.check()  # the table, the cards, the options, the bots
-    play_one(config, 0, book)
+    if not config.uses_llm:  # (a trial game of a model would ask it: the deal is checked)
+        play_one(config, 0, book)
     return config
 
 
@@ -212,7 +243,7 @@ def balance(
         typer.Option(help="Pack sizes to try: 1-4, or 2- (default: 1 to a third of the table)."),
     ] = None,
     bots: Annotated[
-        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+        str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
     ] = "random",
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")

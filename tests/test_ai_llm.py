@@ -6,7 +6,7 @@ with the server gone, and a prompt tells only what its seat may know."""
 from __future__ import annotations
 
 import dataclasses
-import random
+import json
 import re
 import subprocess
 import sys
@@ -224,7 +224,7 @@ def test_a_prompt_names_its_seat_and_numbers_the_choices() -> None:
     assert all(f"{i}. {label}" in user for i, label in enumerate(asked.labels, 1))
     enum = asked.response_format["json_schema"]["schema"]["properties"]["choice"]["enum"]  # type: ignore[index]
     assert enum == asked.enum and len(set(enum)) == len(enum)
-    assert asked.pick('{"choice": "%s"}' % enum[1]) == 1
+    assert asked.pick(json.dumps({"choice": enum[1]})) == 1
     assert asked.pick("2") == 1 and asked.pick("I pick 1.") == 0
     assert asked.pick("0") is None and asked.pick(str(len(enum) + 1)) is None
     assert asked.pick("maybe") is None and asked.pick("²") is None
@@ -243,4 +243,3 @@ def test_a_plain_run_never_imports_openai() -> None:
 def test_llm_seats_need_a_model() -> None:
     with pytest.raises(LupusError, match="llm-model"):
         SimConfig(rules="werewolf", players=8, bots={"*": "llm"}).check()
-    _ = random  # (the generator module: the bots draw from game seeds, never from it)

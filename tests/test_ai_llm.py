@@ -243,3 +243,25 @@ def test_a_plain_run_never_imports_openai() -> None:
 def test_llm_seats_need_a_model() -> None:
     with pytest.raises(LupusError, match="llm-model"):
         SimConfig(rules="werewolf", players=8, bots={"*": "llm"}).check()
+
+
+def test_lupus_simulate_plays_model_seats_per_faction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from lupus.cli import app
+
+    args = ["simulate", "--bots", "werewolves=llm,villagers=heuristic", "--games", "2"]
+    args += ["--llm-model", "fake", "--llm-cache", str(tmp_path / "c.jsonl"), "--json"]
+    fake = Fake("number")
+    with serving(fake) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output)
+    assert data["games"] == 2 and data["fallbacks"] == 0
+    assert data["llm_decisions"] == len(fake.requests) > 0
+    assert data["tokens"] == 10 * len(fake.requests)
+    refused = CliRunner().invoke(app, ["simulate", "--bots", "llm", "--games", "1"])
+    assert refused.exit_code != 0 and "--llm-model" in refused.output

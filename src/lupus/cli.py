@@ -354,6 +354,8 @@ def play(
         exact_int(seat, "--seat", 1, players)
         if seed is not None:
             checked_seed(seed)
+        if bots == "llm":  # (model seats play in lupus simulate, with its --llm-* flags)
+            raise SetupError("--bots: llm seats play in lupus simulate --llm-model ...")
         if bots not in KINDS:
             raise SetupError(f"--bots: unknown bot kind {quoted(bots)} ({', '.join(KINDS)})")
     except LupusError as exc:

@@ -115,6 +115,37 @@ def demo(
     _print_lines(narrate(result.game.view(LEADER), lang))
 
 
+# ``lupus simulate``'s language-model seats (lupus.ai.llm, docs/ai-llm.md)
+LlmModel = Annotated[
+    str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
+]
+LlmTimeout = Annotated[float, typer.Option(help="Seconds per model decision.")]
+LlmBudget = Annotated[
+    int | None, typer.Option(help="Tokens per game; past it the heuristic bot decides.")
+]
+LlmConcurrency = Annotated[int, typer.Option(help="Model games (and calls) at once.")]
+LlmCache = Annotated[
+    Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
+]
+
+
+def _llm_settings(
+    model: str | None, timeout: float, budget: int | None, concurrency: int, cache: Path | None
+) -> LlmSettings | None:
+    """The model seats' settings, if a model was named (checked with the run)."""
+    if model is None:
+        return None
+    from lupus.ai.llm.settings import LlmSettings
+
+    return LlmSettings(
+        model=model,
+        timeout=timeout,
+        budget=budget,
+        concurrency=concurrency,
+        cache=None if cache is None else str(cache),
+    )
+
+
 @app.command()
 def simulate(
     rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
@@ -134,17 +165,11 @@ def simulate(
     backend: Annotated[str, typer.Option(help="processes | ray")] = "processes",
     ray_address: Annotated[str | None, typer.Option(help="An existing Ray cluster.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    llm_model: Annotated[
-        str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
-    ] = None,
-    llm_timeout: Annotated[float, typer.Option(help="Seconds per model decision.")] = 30.0,
-    llm_budget: Annotated[
-        int | None, typer.Option(help="Tokens per game; past it the heuristic bot decides.")
-    ] = None,
-    llm_concurrency: Annotated[int, typer.Option(help="Model games (and calls) at once.")] = 4,
-    llm_cache: Annotated[
-        Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
-    ] = None,
+    llm_model: LlmModel = None,
+    llm_timeout: LlmTimeout = 30.0,
+    llm_budget: LlmBudget = None,
+    llm_concurrency: LlmConcurrency = 4,
+    llm_cache: LlmCache = None,
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
@@ -158,17 +183,7 @@ def simulate(
     try:
         n_workers = worker_count(workers)
         check_run(games, n_workers, backend)
-        llm = None
-        if llm_model is not None:
-            from lupus.ai.llm.settings import LlmSettings
-
-            llm = LlmSettings(
-                model=llm_model,
-                timeout=llm_timeout,
-                budget=llm_budget,
-                concurrency=llm_concurrency,
-                cache=None if llm_cache is None else str(llm_cache),
-            )
+        llm = _llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache)
         config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
@@ -177,13 +192,8 @@ def simulate(
     try:
         with Progress(transient=True, disable=not show) as bar:
             task = bar.add_task("playing", total=games)
-            result = run(
-                config,
-                games,
-                workers=n_workers,
-                backend=backend,
-                ray_address=ray_address,
-                progress=lambda done: bar.advance(task, done),
+            result = run(  # (workers, backend, Ray's address, progress)
+                config, games, n_workers, backend, ray_address, lambda n: bar.advance(task, n)
             )
     except LupusError as exc:  # (no game played is no success)
         raise fail(exc) from exc

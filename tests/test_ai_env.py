@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 from typer.testing import CliRunner
 
 import lupus.ai
-from lupus.ai.env import LupusEnv, sealed
+from lupus.ai.environment import LupusEnv, sealed
 from lupus.bots.kinds import make_bot
 from lupus.bots.random_bot import RandomBot
 from lupus.cli import app

@@ -34,6 +34,7 @@ from lupus.narration import narrate
 from lupus.rules_text import describe, listing
 
 if TYPE_CHECKING:
+    from lupus.ai.llm.settings import LlmSettings
     from lupus.rulebooks.schema import Rulebook
     from lupus.sim import SimConfig
     from lupus.sim.balance import BalanceResult
@@ -114,6 +115,37 @@ def demo(
     _print_lines(narrate(result.game.view(LEADER), lang))
 
 
+# ``lupus simulate``'s language-model seats (lupus.ai.llm, docs/ai.md)
+LlmModel = Annotated[
+    str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
+]
+LlmTimeout = Annotated[float, typer.Option(help="Seconds per model decision.")]
+LlmBudget = Annotated[
+    int | None, typer.Option(help="Tokens per game; past it the heuristic bot decides.")
+]
+LlmConcurrency = Annotated[int, typer.Option(help="Model games (and calls) at once.")]
+LlmCache = Annotated[
+    Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
+]
+
+
+def _llm_settings(
+    model: str | None, timeout: float, budget: int | None, concurrency: int, cache: Path | None
+) -> LlmSettings | None:
+    """The model seats' settings, if a model was named (checked with the run)."""
+    if model is None:
+        return None
+    from lupus.ai.llm.settings import LlmSettings
+
+    return LlmSettings(
+        model=model,
+        timeout=timeout,
+        budget=budget,
+        concurrency=concurrency,
+        cache=None if cache is None else str(cache),
+    )
+
+
 @app.command()
 def simulate(
     rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
@@ -125,7 +157,7 @@ def simulate(
         list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
     ] = None,
     bots: Annotated[
-        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+        str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
     ] = "random",
     games: Annotated[int, typer.Option(help="Games to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Same seed, same numbers, whatever --workers.")] = 0,
@@ -133,6 +165,11 @@ def simulate(
     backend: Annotated[str, typer.Option(help="processes | ray")] = "processes",
     ray_address: Annotated[str | None, typer.Option(help="An existing Ray cluster.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    llm_model: LlmModel = None,
+    llm_timeout: LlmTimeout = 30.0,
+    llm_budget: LlmBudget = None,
+    llm_concurrency: LlmConcurrency = 4,
+    llm_cache: LlmCache = None,
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
@@ -146,7 +183,8 @@ def simulate(
     try:
         n_workers = worker_count(workers)
         check_run(games, n_workers, backend)
-        config = _sim_config(rules, players, roles, option or [], bots, seed)
+        llm = _llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache)
+        config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
     book, players = config.book, config.players
@@ -154,13 +192,8 @@ def simulate(
     try:
         with Progress(transient=True, disable=not show) as bar:
             task = bar.add_task("playing", total=games)
-            result = run(
-                config,
-                games,
-                workers=n_workers,
-                backend=backend,
-                ray_address=ray_address,
-                progress=lambda done: bar.advance(task, done),
+            result = run(  # (workers, backend, Ray's address, progress)
+                config, games, n_workers, backend, ray_address, lambda n: bar.advance(task, n)
             )
     except LupusError as exc:  # (no game played is no success)
         raise fail(exc) from exc
@@ -176,7 +209,13 @@ def simulate(
 
 
 def _sim_config(
-    rules: str, players: int, roles: str | None, option: list[str], bots: str, seed: int
+    rules: str,
+    players: int,
+    roles: str | None,
+    option: list[str],
+    bots: str,
+    seed: int,
+    llm: LlmSettings | None = None,
 ) -> SimConfig:
     """The run ``lupus simulate`` was asked for, checked whole and tried on one game
     (a set-up that fails in play fails here, before any worker starts)."""
@@ -195,9 +234,11 @@ def _sim_config(
         options=parse_options(option),  # type: ignore[arg-type]
         bots=parse_bots(bots),
         seed=checked_seed(seed),
+        llm=llm,
     )
     config.check()  # the table, the cards, the options, the bots
-    play_one(config, 0, book)
+    if not config.uses_llm:  # (a trial game of a model would ask it: the deal is checked)
+        play_one(config, 0, book)
     return config
 
 
@@ -212,7 +253,7 @@ def balance(
         typer.Option(help="Pack sizes to try: 1-4, or 2- (default: 1 to a third of the table)."),
     ] = None,
     bots: Annotated[
-        str, typer.Option(help="random | heuristic, or per faction: werewolves=heuristic,...")
+        str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
     ] = "random",
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
@@ -323,6 +364,8 @@ def play(
         exact_int(seat, "--seat", 1, players)
         if seed is not None:
             checked_seed(seed)
+        if bots == "llm":  # (model seats play in lupus simulate, with its --llm-* flags)
+            raise SetupError("--bots: llm seats play in lupus simulate --llm-model ...")
         if bots not in KINDS:
             raise SetupError(f"--bots: unknown bot kind {quoted(bots)} ({', '.join(KINDS)})")
     except LupusError as exc:

@@ -29,6 +29,12 @@ def simulation_lines(header: str, config: SimConfig, data: dict[str, Any]) -> li
     if data["no_winner"]:
         lines.append(f"  stalemates (no winner after {MAX_ACTIONS} actions): {data['no_winner']}")
     lines.append(f"mean game length: {data['mean_days']:.2f} days")
+    if "fallbacks" in data:  # (language-model seats: lupus.ai.llm)
+        why = ", ".join(f"{k} {n}" for k, n in data["fallback_reasons"].items())
+        lines.append(
+            f"model decisions: {data['llm_decisions']}, by the heuristic bot instead: "
+            f"{data['fallbacks']}{f' ({why})' if why else ''}; tokens: {data['tokens']}"
+        )
     return lines
 
 

@@ -7,12 +7,25 @@ Needs the ``ai`` extra (``pip install 'lupus[ai]'``: pettingzoo, gymnasium, nump
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from lupus.ai.env import LupusEnv, agent_name
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.selfplay import MAX_ACTIONS
 
+if TYPE_CHECKING:
+    from lupus.ai.environment import LupusEnv, agent_name
+
 __all__ = ["LupusEnv", "agent_name", "env"]
+
+
+def __getattr__(name: str) -> Any:
+    """``LupusEnv`` and ``agent_name`` imported when first asked for: the model seats
+    (``lupus.ai.llm``) need no PettingZoo."""
+    if name in ("LupusEnv", "agent_name"):
+        from lupus.ai import environment
+
+        return getattr(environment, name)
+    raise AttributeError(name)
 
 
 def env(
@@ -29,6 +42,8 @@ def env(
     composition (``counts``, default the rulebook's recommended one), ballots sealed
     until all are cast or shown as the engine shows them, and the simulator's cap on
     a game's actions (docs/ai.md)."""
+    from lupus.ai.environment import LupusEnv
+
     return LupusEnv(
         rules,
         players,

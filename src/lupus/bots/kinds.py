@@ -8,7 +8,7 @@ from lupus.bots.random_bot import RandomBot
 from lupus.engine.untrusted import quoted
 from lupus.rulebooks.schema import Rulebook
 
-KINDS = ("random", "heuristic")
+KINDS = ("random", "heuristic", "llm")
 
 
 def make_bot(kind: str, rulebook: str | Rulebook) -> Bot:
@@ -18,4 +18,6 @@ def make_bot(kind: str, rulebook: str | Rulebook) -> Bot:
         return RandomBot()
     if kind == "heuristic":
         return heuristic_bot(rulebook)
+    if kind == "llm":  # (made with its run's model: lupus.ai.llm.run)
+        raise ValueError("llm seats are played by lupus simulate --bots llm --llm-model ...")
     raise ValueError(f"unknown bot kind {quoted(kind)} ({', '.join(KINDS)})")

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lupus.bots.kinds import KINDS
 from lupus.engine.deal import composition, table_size
@@ -23,6 +24,9 @@ from lupus.rulebooks import is_shipped
 from lupus.rulebooks.schema import OptionValue, Rulebook
 from lupus.sim.stats import wilson
 
+if TYPE_CHECKING:
+    from lupus.ai.llm.settings import LlmSettings
+
 
 @dataclass(frozen=True)
 class SimConfig:
@@ -32,6 +36,7 @@ class SimConfig:
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     bots: Mapping[str, str] = field(default_factory=lambda: {"*": "random"})
     seed: int = 0
+    llm: LlmSettings | None = None  # the model of the ``llm`` seats (lupus.ai.llm)
 
     def __post_init__(self) -> None:
         if isinstance(self.rules, str):  # (read now: a file is not read again later)
@@ -42,6 +47,11 @@ class SimConfig:
         """The rulebook, checked by its family."""
         assert isinstance(self.rules, Rulebook)
         return rulebook(self.rules)
+
+    @property
+    def uses_llm(self) -> bool:
+        """Whether a language model plays some seats (games then run in threads)."""
+        return "llm" in self.bots.values()
 
     def composition(self) -> dict[str, int]:
         return dict(self.counts) if self.counts else composition(self.book, self.players)
@@ -56,13 +66,17 @@ class SimConfig:
         table_size(book, self.players)  # (before its recommended composition is looked up)
         exact_int(self.seed, "the seed", 0, MAX_SEED)
         check_bots(book.factions, self.bots)
+        if self.uses_llm:
+            if self.llm is None:
+                raise SetupError("bots: llm seats need a model (--llm-model)")
+            self.llm.check()
         deal(book, self.players, self.composition(), random.Random(0), self.options)
 
 
 def check_bots(factions: Sequence[str], bots: object) -> None:
     """SetupError unless ``bots`` maps ``*`` or factions of the rulebook to bot kinds."""
     if not isinstance(bots, Mapping) or not bots:
-        raise SetupError("bots: give a kind (random, heuristic), or faction=kind pairs")
+        raise SetupError("bots: give a kind (random, heuristic, llm), or faction=kind pairs")
     if len(bots) > len(factions) + 1:
         raise SetupError(f"bots: at most one kind per faction ({', '.join(factions)}) and *")
     for faction, kind in bots.items():
@@ -82,12 +96,21 @@ class Tally:
     wins: Counter[str] = field(default_factory=Counter)
     days: int = 0
     actions: int = 0
+    # language-model seats (lupus.ai.llm): decisions asked, taken by the stand-in, tokens
+    decisions: int = 0
+    fallbacks: int = 0
+    tokens: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins.update(other.wins)
         self.days += other.days
         self.actions += other.actions
+        self.decisions += other.decisions
+        self.fallbacks += other.fallbacks
+        self.tokens += other.tokens
+        self.reasons.update(other.reasons)
 
 
 @dataclass
@@ -101,7 +124,7 @@ class SimResult:
         t = self.tally
         book = self.config.book
         factions = list(book.factions)
-        return {
+        out: dict[str, object] = {
             "rules": book.id,
             "rules_digest": book.digest,
             "shipped_rules": is_shipped(book),
@@ -126,3 +149,9 @@ class SimResult:
             "games_per_second": t.games / self.seconds if self.seconds else 0.0,
             "workers": self.workers,
         }
+        if self.config.uses_llm:  # (only then: other runs' output stays as it was)
+            out["llm_decisions"] = t.decisions
+            out["fallbacks"] = t.fallbacks
+            out["fallback_reasons"] = dict(sorted(t.reasons.items()))
+            out["tokens"] = t.tokens
+        return out

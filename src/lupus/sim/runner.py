@@ -84,6 +84,12 @@ def simulate(
     check_run(games, workers, backend)
     config.check()
     started = time.perf_counter()
+    if config.uses_llm:  # (I/O-bound: threads of this process, lupus.ai.llm.run)
+        from lupus.ai.llm.run import play_games
+
+        assert config.llm is not None  # (checked)
+        total = play_games(config, games, progress)
+        return SimResult(config, total, time.perf_counter() - started, config.llm.concurrency)
     size = max(1, min(500, games // (workers * 8) or 1))
     work = [(config, a, b) for a, b in chunks(games, size)]
     total = Tally()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Final, final
 
 from lupus.bots.base import Bot
@@ -99,9 +100,16 @@ def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     return game, rng
 
 
-def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
+def play(
+    table: Table,
+    index: int,
+    most: int = MAX_ACTIONS,
+    make: Callable[[str, Rulebook], Bot] = make_bot,
+) -> tuple[Game, int]:
     """Game ``index`` of the run ``table`` belongs to, played to its end (or stopped
-    after ``most`` actions: ``MAX_ACTIONS``), and its action count."""
+    after ``most`` actions: ``MAX_ACTIONS``), and its action count. ``make``: the bot
+    of each kind but the random one, for this game (language-model seats are made
+    with their run's model: ``lupus.ai.llm.run``)."""
     book = table.book
     game, rng = set_up(table, index)
     made: dict[str, Bot] = {"random": table.random_bot}  # one bot of each other kind per game
@@ -110,7 +118,7 @@ def play(table: Table, index: int, most: int = MAX_ACTIONS) -> tuple[Game, int]:
         kind = table.bot_kinds.get(faction, table.fallback)
         bot = made.get(kind)
         if bot is None:
-            bot = made[kind] = make_bot(kind, book)
+            bot = made[kind] = make(kind, book)
         bots.append(bot)
     actions = 0
     step, budget = game.step, 0

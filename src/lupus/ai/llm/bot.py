@@ -1,0 +1,98 @@
+"""The ``llm`` bot kind: a seat played by a language model, with the heuristic bot as
+its stand-in.
+
+Each decision is asked from the seat's view alone (``lupus.ai.llm.prompt``). An answer
+that names no legal choice, or a failed call, is asked again (``settings.retries``
+times); a time-out (all attempts of a decision together get ``settings.timeout``
+seconds), a game past its token budget, or the last bad answer hands the decision to
+the heuristic bot, which is counted (``Usage.fallbacks``, by reason). A model that
+cannot be reached therefore never stops or decides a game: the game goes on.
+
+The seconds a decision has spent are the replies' own (measured, or read back from
+the cache), so a replay falls back exactly where the recorded run did.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+
+from lupus.ai.llm.client import Model
+from lupus.ai.llm.prompt import decision
+from lupus.bots.heuristic import HeuristicBot
+from lupus.engine.model import Action
+from lupus.engine.views import View
+from lupus.rulebooks.schema import Rulebook
+
+
+@dataclass
+class Usage:
+    """What one game's model seats cost and how often the stand-in decided for them:
+    ``decisions`` asked, ``calls`` made (recorded replies included), ``cached`` of them
+    read back, ``tokens`` spent, ``fallbacks`` taken, by reason (``bad``: no legal
+    choice in the last answer, ``failure``, ``timeout``, ``budget``)."""
+
+    decisions: int = 0
+    calls: int = 0
+    cached: int = 0
+    tokens: int = 0
+    fallbacks: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def fell_back(self, reason: str) -> None:
+        with self.lock:
+            self.fallbacks += 1
+            self.reasons[reason] += 1
+
+
+class LlmBot:
+    """Plays every model seat of one game (one bot per game, as the simulator makes
+    every kind but the random one), sharing the game's token budget."""
+
+    name = "llm"
+
+    def __init__(self, book: Rulebook, model: Model, usage: Usage | None = None) -> None:
+        self.model = model
+        self.settings = model.settings
+        self.usage = usage if usage is not None else Usage()
+        self.stand_in = HeuristicBot(book)
+
+    def act(self, view: View, rng: random.Random) -> Action:
+        """The model's choice for ``view.seat``, or the heuristic bot's in its place."""
+        usage = self.usage
+        usage.decisions += 1
+        asked = decision(view, self.settings.lang)
+        budget = self.settings.budget
+        messages = asked.messages
+        spent = 0.0
+        reason = "bad"
+        for attempt in range(1 + self.settings.retries):
+            if budget is not None and usage.tokens >= budget:
+                reason = "budget"
+                break
+            left = self.settings.timeout - spent
+            if left <= 0:
+                reason = "timeout"
+                break
+            request = self.model.request(messages, asked.response_format)
+            reply, cached = self.model.ask(request, left, attempt)
+            usage.calls += 1
+            usage.cached += cached
+            usage.tokens += reply.tokens
+            spent += reply.seconds
+            if reply.kind == "timeout":
+                reason = "timeout"
+                break
+            if reply.kind == "failure":
+                reason = "failure"
+                continue  # (the same question again: a server may fail once)
+            index = asked.pick(reply.text)
+            if index is not None:
+                return asked.action(index)
+            reason = "bad"
+            messages = asked.retry(reply.text)
+        usage.fell_back(reason)
+        return self.stand_in.act(view, rng)

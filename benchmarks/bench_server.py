@@ -310,8 +310,9 @@ def raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def create_rooms(server: ServerProcess, args: argparse.Namespace) -> list[tuple[str, str]]:
-    """Open the rooms (HTTP), each with its host in seat 0: (code, host token) each."""
+def create_rooms(servers: list[ServerProcess], args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Open the rooms (HTTP), each with its host in seat 0: (code, host token) each.
+    With several servers, each opens its share (and runs it), as behind a balancer."""
     settings: dict[str, Any] = {
         "rules": args.rules,
         "players": args.players,
@@ -320,9 +321,12 @@ def create_rooms(server: ServerProcess, args: argparse.Namespace) -> list[tuple[
         "timers": "off",
     }
     rooms = []
-    with httpx.Client(base_url=server.http, timeout=30) as client:
-        for _ in range(args.rooms):
-            answer = client.post("/api/rooms", json=settings)
+    clients = [httpx.Client(base_url=one.http, timeout=30) for one in servers]
+    with contextlib.ExitStack() as stack:
+        for client in clients:
+            stack.enter_context(client)
+        for number in range(args.rooms):
+            answer = clients[number % len(clients)].post("/api/rooms", json=settings)
             if not answer.is_success:
                 raise RuntimeError(f"the server refused the room: {answer.text}")
             made = answer.json()
@@ -947,7 +951,7 @@ def main() -> None:
     time.sleep(1.0)
     idle_rss = rss_bytes(server.pid)
     opened = time.perf_counter()
-    rooms = create_rooms(server, args)
+    rooms = create_rooms(servers, args)
     print(f"{args.rooms} rooms opened in {time.perf_counter() - opened:.1f} s")
 
     context = mp.get_context("spawn")

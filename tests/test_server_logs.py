@@ -206,3 +206,21 @@ def test_a_traceback_tells_where_but_not_what() -> None:
 )
 def test_a_database_address_is_logged_without_its_password(database: str, shown: str) -> None:
     assert without_password(database) == shown
+
+
+def test_a_database_out_of_reach_is_said_as_a_json_line(tmp_path: Path) -> None:
+    """A server that cannot start (its database out of reach) says why on a JSON line
+    like every other, and without the database's password."""
+    url = "postgresql://lupus:hunter2@127.0.0.1:1/lupus"
+    command = [sys.executable, "-m", "lupus", "serve", "--log-format", "json"]
+    done = subprocess.run(
+        [*command, "--port", "0", "--database", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    lines = [json.loads(line) for line in done.stderr.splitlines() if line.strip()]
+    assert lines and lines[-1]["event"] == "start_failed", done.stderr
+    assert "127.0.0.1:1" in lines[-1]["reason"] and "hunter2" not in done.stderr

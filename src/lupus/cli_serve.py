@@ -14,7 +14,7 @@ import typer
 from lupus.cli_input import fail, flag_text, refuse, server_limits, writable
 from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.limits import MAX_PORT
-from lupus.engine.untrusted import exact_int, quoted
+from lupus.engine.untrusted import cut, exact_int, quoted
 
 if TYPE_CHECKING:
     from lupus.server.logs import LogFormat
@@ -105,7 +105,19 @@ def serve(
             host, port, database, log_level, limits=limits, public_url=public_url, log_format=shape
         )
     except LupusError as exc:  # (the store: unreachable, or a schema newer than this lupus)
-        raise fail(exc) from exc
+        raise not_started(exc, shape) from exc
+
+
+def not_started(exc: LupusError, shape: LogFormat) -> typer.Exit:
+    """Why the server could not start, on standard error: with JSON logs, as one more
+    JSON line (logging is set up by then), so that every line is one object."""
+    if shape != "json":
+        return fail(exc)
+    import logging
+
+    said = cut(str(exc) or type(exc).__name__)
+    logging.getLogger("lupus.server").critical("start_failed reason=%s", said)
+    return typer.Exit(1)
 
 
 @db_app.command()

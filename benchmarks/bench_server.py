@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import gc
 import json
@@ -904,6 +905,12 @@ def main() -> None:
         help="a SQLite file or a postgresql:// URL (default: a temp file)",
     )
     parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="run on a throwaway PostgreSQL of the system's binaries, with its durable "
+        "defaults (fsync and synchronous commits on)",
+    )
+    parser.add_argument(
         "--servers", type=int, default=1, help="lupus serve processes on one PostgreSQL database"
     )
     parser.add_argument("--profile", choices=("none", "py-spy", "cprofile"), default="none")
@@ -920,6 +927,18 @@ def main() -> None:
     raise_file_limit()
 
     folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    if args.postgres:
+        if args.database:
+            parser.error("--postgres starts its own database: no --database with it")
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from tests.pg_cluster import Cluster, binaries
+
+        found = binaries()
+        if found is None:
+            parser.error("--postgres: no PostgreSQL binaries (pg_ctl, initdb) found")
+        cluster = Cluster(found, durable=True).start()
+        atexit.register(cluster.stop)
+        args.database = cluster.database("bench")
     database = args.database or str(folder / "lupus.db")
     postgres = database.startswith(("postgresql://", "postgres://"))
     if args.servers > 1 and not postgres:

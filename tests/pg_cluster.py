@@ -46,8 +46,9 @@ SKIP_REASON = (
 class Cluster:
     """One PostgreSQL server of the tests' own (see the module docstring)."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, durable: bool = False) -> None:
         self.bin = bin_dir
+        self.durable = durable  # (PostgreSQL's defaults: every commit waits for its fsync)
         self.root = Path(tempfile.mkdtemp(prefix="lupus-pg-"))
         self.data = self.root / "data"
         self.port = free_port()
@@ -67,11 +68,11 @@ class Cluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-U", "lupus", "--auth=trust",
             "--encoding=UTF8", "--locale=C", "--no-sync",
         )  # fmt: skip
-        settings = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
-            "-c shared_buffers=32MB"
-        )
+        settings = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+        settings += "-c max_connections=300 "
+        if not self.durable:
+            settings += "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            settings += "-c shared_buffers=32MB"
         log = str(self.root / "server.log")
         self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", log, "-o", settings, "-w",
                  "start")  # fmt: skip

@@ -102,7 +102,10 @@ class Bus:
         if not pending:
             return
         try:
-            with self.sender.pipeline():
+            # One transaction for all: each NOTIFY alone is a commit that waits for the
+            # WAL's flush; in one, the loop's messages cost one (delivered in order, at
+            # its commit; never merged, since each payload is unique by its nonce).
+            with self.sender.pipeline(), self.sender.transaction():
                 for to, payload in pending:
                     self.sender.execute("SELECT pg_notify(%s, %s)", (to, payload))
         except psycopg.Error:

@@ -76,10 +76,9 @@ class Model:
         started = time.monotonic()
         with self.slots:
             try:
-                response: Any = self.client().chat.completions.create(
-                    **request,  # type: ignore[call-overload]
-                    timeout=timeout,
-                )
+                # (its overloads want each keyword spelled out; the request is built)
+                create: Any = self.client().chat.completions.create
+                response: Any = create(**request, timeout=timeout)
             except openai.APITimeoutError:
                 return Reply("timeout", f"no answer within {timeout:.3g} s", 0, timeout)
             except openai.OpenAIError as exc:

@@ -50,14 +50,19 @@ class Model:
             return self._client
 
     def request(
-        self, messages: tuple[dict[str, str], ...], response_format: dict[str, object]
+        self,
+        messages: tuple[dict[str, str], ...],
+        response_format: dict[str, object] | None = None,
     ) -> dict[str, object]:
-        """The request as sent and as the cache keys it."""
-        return {
+        """The request as sent and as the cache keys it (a talk request asks for free
+        text: no ``response_format``)."""
+        request: dict[str, object] = {
             "model": self.settings.model,
             "messages": [dict(m) for m in messages],
-            "response_format": response_format,
         }
+        if response_format is not None:
+            request["response_format"] = response_format
+        return request
 
     def ask(
         self, request: dict[str, object], timeout: float, attempt: int = 0

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lupus.ai.llm.talk import Line
 from lupus.engine.model import Action, Args
 from lupus.engine.views import View
 from lupus.narration import Narrator
@@ -92,12 +94,13 @@ class Decision:
         return None
 
 
-def decision(view: View, lang: str | None = None) -> Decision:
-    """The decision ``view.seat`` owes now, told from ``view`` alone (ValueError if it
-    owes none): who the seat is, the rules, its story, its numbered choices."""
+def situation(
+    view: View, lang: str | None, heard: Sequence[Line]
+) -> tuple[Narrator, str, list[str]]:
+    """What every request of ``view.seat`` opens with: its narrator, the system message
+    (who the seat is, the rules) and the seat's story, then what it heard said (the
+    lines it may read, and only those: ``lupus.ai.llm.talk``)."""
     book = view.book
-    if not view.prompts:
-        raise ValueError(f"seat {view.seat} has nothing to decide now")
     text = Narrator(book, view.names, lang)
     name = view.names[view.seat]
     you = text.t(
@@ -105,13 +108,28 @@ def decision(view: View, lang: str | None = None) -> Decision:
     )
     rules = describe(book, text.lang)
     system = "\n".join([you, "", text.t("llm_rules"), *rules])
-    story = [line for line in text.lines(view) if line]
+    story = [text.t("llm_story"), *(line for line in text.lines(view) if line)]
+    said = [line for line in heard if line.read_by(view.seat)]
+    if said:
+        story += ["", text.t("llm_heard")]
+        story += [
+            text.t("llm_heard_line", player=view.names[line.seat], text=line.text) for line in said
+        ]
+    return text, system, story
+
+
+def decision(view: View, lang: str | None = None, heard: Sequence[Line] = ()) -> Decision:
+    """The decision ``view.seat`` owes now, told from ``view`` alone (ValueError if it
+    owes none): who the seat is, the rules, its story and what it heard, its numbered
+    choices."""
+    if not view.prompts:
+        raise ValueError(f"seat {view.seat} has nothing to decide now")
+    text, system, story = situation(view, lang, heard)
     moves = tuple((p.verb, args) for p in view.prompts for args in p.choices)
     labels = tuple(text.choice(verb, args) for verb, args in moves)
     numbered = [f"{i}. {label}" for i, label in enumerate(labels, 1)]
     user = "\n".join(
         [
-            text.t("llm_story"),
             *story,
             "",
             text.t("llm_choices"),

@@ -298,6 +298,26 @@ def commits(database: str) -> int:
     return int(row[0]) if row else 0
 
 
+def store_time(servers: list[ServerProcess]) -> tuple[float, int]:
+    """The seconds every server has spent in its store's writes so far, and how many
+    writes (``lupus_store_commit_seconds`` of their ``/metrics``): each is time its
+    event loop waited on the database, since the store's writes block it."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    seconds, count = 0.0, 0
+    for one in servers:
+        text = httpx.get(f"{one.http}/metrics", timeout=10).text
+        for family in text_string_to_metric_families(text):
+            if family.name != "lupus_store_commit_seconds":
+                continue
+            for sample in family.samples:
+                if sample.name.endswith("_sum"):
+                    seconds += sample.value
+                elif sample.name.endswith("_count"):
+                    count += int(sample.value)
+    return seconds, count
+
+
 def rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -1000,6 +1020,7 @@ def main() -> None:
     while time.time() < window_start:
         time.sleep(0.05)
     commits_before = commits(database) if postgres else 0
+    store_before = store_time(servers)
     cpu_before, wall_before = all_cpu(servers), time.perf_counter()
     spy = None
     if args.profile == "py-spy":
@@ -1032,6 +1053,7 @@ def main() -> None:
             last_cpu, last_wall = cpu, wall
     cpu_after, wall_after = all_cpu(servers), time.perf_counter()
     commits_after = commits(database) if postgres else 0
+    store_after = store_time(servers)
     end_rss = rss_bytes(server.pid)
     for control in controls:
         control.put("stop")
@@ -1062,6 +1084,8 @@ def main() -> None:
 
     wall = wall_after - wall_before
     server_cpu = cpu_after - cpu_before
+    store_s = store_after[0] - store_before[0]
+    store_n = store_after[1] - store_before[1]
     figures = {
         "rooms": args.rooms,
         "clients": args.rooms * args.players,
@@ -1097,6 +1121,9 @@ def main() -> None:
             round(Path(database).stat().st_size / 2**20, 1) if Path(database).exists() else 0
         ),
         "servers": args.servers,
+        "store_writes_per_action": round(store_n / max(1, counts["actions"]), 2),
+        "store_write_ms_mean": round(1000 * store_s / max(1, store_n), 3),
+        "store_share_of_window": round(store_s / wall / max(1, args.servers), 3),
         "db_commits_per_action": (
             round((commits_after - commits_before) / max(1, counts["actions"]), 2)
             if postgres
@@ -1136,6 +1163,11 @@ def main() -> None:
             f"PostgreSQL: {figures['db_commits_per_action']} transactions (round trips) per "
             f"action, all {args.servers} server(s) together"
         )
+    print(
+        f"store: {figures['store_writes_per_action']} writes per action, "
+        f"{figures['store_write_ms_mean']} ms each on average; the event loop waited on "
+        f"them {figures['store_share_of_window']:.0%} of the window (per server)"
+    )
     target = figures["view_ms_p99"] < 100
     print(f"target (p99 < 100 ms at 500 rooms): p99 {'<' if target else '>='} 100 ms here")
     if figures["failed"]:

@@ -5,7 +5,9 @@ Each process listens on ``lupus_<node>``. A message is a JSON object; one longer
 notification holds (8,000 bytes) goes in numbered parts, put back together on arrival
 (the notifications one session sends arrive in the order it sent them). Messages are
 queued and sent together once the event loop's current work is done, in one round
-trip (a pipeline), on a connection of their own (one session: their order is kept).
+trip (a pipeline, one transaction), on a connection of their own (one session: their
+order is kept), by a thread of their own: the loop goes on serving while the database
+commits them (waiting on that commit was a fifth of a relaying process's time).
 A message to a process that died is lost, and nothing waits for an answer: the
 processes learn of a death from its leases (``lupus.server.leases``).
 
@@ -23,7 +25,9 @@ import contextlib
 import hashlib
 import json
 import logging
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 import psycopg
@@ -51,6 +55,9 @@ class Bus:
     def __init__(self, url: str, node: str, received: Callable[[dict[str, Any]], None]) -> None:
         self.url, self.node, self.received = url, node, received
         self.sender = psycopg.connect(url, **CONNECT)
+        # (one thread: the batches are sent in the order they were queued)
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="lupus-bus")
+        self.using = threading.Lock()  # (the sender: the thread's batches, the loop's lookups)
         self.pending: list[tuple[str, str]] = []
         self.flushing: asyncio.Handle | None = None
         self.parts: dict[tuple[str, int], list[str]] = {}
@@ -61,7 +68,8 @@ class Bus:
 
     def key_of(self, node: str) -> bytes | None:
         """The public key the database lists for process ``node`` (its heartbeat's)."""
-        row = self.sender.execute("SELECT key FROM nodes WHERE id = %s", (node,)).fetchone()
+        with self.using:
+            row = self.sender.execute("SELECT key FROM nodes WHERE id = %s", (node,)).fetchone()
         return None if row is None or row[0] is None else bytes(row[0])
 
     def send(self, to: str, message: dict[str, Any]) -> None:
@@ -97,22 +105,27 @@ class Bus:
             self.flushing = asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
+        """Hand the queued messages to the sending thread."""
         self.flushing = None
         pending, self.pending = self.pending, []
-        if not pending:
-            return
-        try:
-            # One transaction for all: each NOTIFY alone is a commit that waits for the
-            # WAL's flush; in one, the loop's messages cost one (delivered in order, at
-            # its commit; never merged, since each payload is unique by its nonce).
-            with self.sender.pipeline(), self.sender.transaction():
-                for to, payload in pending:
-                    self.sender.execute("SELECT pg_notify(%s, %s)", (to, payload))
-        except psycopg.Error:
-            log.exception("bus_send_failed messages=%d", len(pending))
-            if self.sender.closed or self.sender.broken:
-                with contextlib.suppress(psycopg.Error):
-                    self.sender = psycopg.connect(self.url, **CONNECT)
+        if pending and not self.sender.closed:
+            self.worker.submit(self.deliver, pending)
+
+    def deliver(self, pending: list[tuple[str, str]]) -> None:
+        """Send one batch (on the sending thread). One transaction for all: each NOTIFY
+        alone is a commit that waits for the WAL's flush; in one, the batch costs one
+        (delivered in order, at its commit; never merged, since each payload is unique
+        by its nonce)."""
+        with self.using:
+            try:
+                with self.sender.pipeline(), self.sender.transaction():
+                    for to, payload in pending:
+                        self.sender.execute("SELECT pg_notify(%s, %s)", (to, payload))
+            except psycopg.Error:
+                log.exception("bus_send_failed messages=%d", len(pending))
+                if self.sender.closed or self.sender.broken:
+                    with contextlib.suppress(psycopg.Error):
+                        self.sender = psycopg.connect(self.url, **CONNECT)
 
     async def listen(self) -> None:
         """Hand every message sent to this process to ``received``, reconnecting to
@@ -176,5 +189,9 @@ class Bus:
         return joined
 
     def close(self) -> None:
+        """Send what is queued (a stopping process's last words) and close."""
+        if self.flushing is not None:
+            self.flushing.cancel()
         self.flush()
+        self.worker.shutdown(wait=True)
         self.sender.close()

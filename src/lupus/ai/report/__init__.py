@@ -36,7 +36,8 @@ def matches(table: list[seats.Seat], by_role: bool) -> ratings.Match:
 
 
 def build(config: SimConfig, played: list[Played], price: float | None = None) -> dict[str, object]:
-    """Every figure of the report, as report.json holds it."""
+    """Every figure of the report, as report.json holds it (games in index order)."""
+    played = sorted(played, key=lambda p: p.index)
     book = config.book
     tables_ = [seats.seats_of(book, p) for p in played]
     flat = [s for t in tables_ for s in t]

@@ -54,67 +54,55 @@ def side_name(n: Narrator) -> Callable[[str], str]:
     return lambda side: n.t("report_no_winner") if side == "none" else n.side(side)
 
 
-def markdown(n: Narrator, report: Mapping[str, Any]) -> str:
-    """The whole report.md."""
-    config = report["config"]
-    assert isinstance(config, Mapping)
-    parts = [f"# {n.t('report_title', **config)}"]
-    sides = report["sides"]
-    parts.append(
-        rates(
-            n,
-            "report_factions",
-            sides,
-            "report_side",
-            side_name(n),
-            ("report_wins", "report_count"),
-        )
-    )
-    parts.append(rates(n, "report_roles", report["roles"], "report_card", n.role))
-    parts.append(rates(n, "report_kinds", report["kinds"], "report_kind"))
-    parts.append(rates(n, "report_kind_roles", report["kind_roles"], "report_kind"))
-    survival = report["survival"]
-    parts.append(
-        rates(
-            n, "report_survival", survival, "report_card", n.role, ("report_alive", "report_seats")
-        )
-    )
-    for title, key in (("report_ratings", "ratings"), ("report_role_ratings", "role_ratings")):
-        figure = report[key]
-        assert isinstance(figure, Mapping)
-        rows = [[name, r["mu"], r["sigma"], r["ordinal"], r["games"]] for name, r in figure.items()]
-        head = [n.t("report_kind"), "mu", "sigma", "ordinal", n.t("report_count")]
-        parts.append(f"## {n.t(title)}\n\n" + table(head, [[cell(v) for v in r] for r in rows]))
-    arena = report["arena"]
-    assert isinstance(arena, Mapping)
-    rows = []
-    for kind, m in arena.items():
-        rows.append(
-            [kind]
-            + [
-                f"{m[k]['p']:.3f} ({m[k]['hits']}/{m[k]['count']})"
-                for k in ("irp", "vss", "ksr", "wd_ksr")
-            ]
-        )
-    parts.append(
-        f"## {n.t('report_arena')}\n\n"
-        + table([n.t("report_kind"), "IRP", "VSS", "KSR", "WD-KSR"], rows)
-    )
-    key_rows = [
+def ratings(n: Narrator, title: str, figure: Mapping[str, Any]) -> str:
+    rows = [[name, r["mu"], r["sigma"], r["ordinal"], r["games"]] for name, r in figure.items()]
+    head = [n.t("report_kind"), "mu", "sigma", "ordinal", n.t("report_count")]
+    return f"## {n.t(title)}\n\n" + table(head, [[cell(v) for v in r] for r in rows])
+
+
+def arena(n: Narrator, figure: Mapping[str, Any]) -> list[str]:
+    """The Game Arena metrics by kind, then key-role survival by kind and role."""
+    rows = [
+        [kind] + [f"{m[k]['p']:.3f} ({m[k]['hits']}/{m[k]['count']})" for k in METRICS]
+        for kind, m in figure.items()
+    ]
+    head = [n.t("report_kind"), "IRP", "VSS", "KSR", "WD-KSR"]
+    keys = [
         [kind, n.role(role), r["hits"], r["count"], r["p"]]
-        for kind, m in arena.items()
+        for kind, m in figure.items()
         for role, r in m["ksr_by_role"].items()
     ]
-    head = [n.t("report_kind"), n.t("report_card"), n.t("report_alive"), n.t("report_seats")]
-    head.append(n.t("report_rate"))
-    parts.append(
-        f"## {n.t('report_key_roles')}\n\n" + table(head, [[cell(v) for v in r] for r in key_rows])
-    )
-    for title, key in (("report_fallbacks", "fallbacks"), ("report_cost", "cost")):
-        figure = report[key]
-        assert isinstance(figure, Mapping)
-        parts.append(
-            f"## {n.t(title)}\n\n"
-            + table(["", n.t("report_total")], [[k, cell(v)] for k, v in figure.items()])
-        )
+    key_head = [n.t("report_kind"), n.t("report_card"), n.t("report_alive")]
+    key_head += [n.t("report_seats"), n.t("report_rate")]
+    return [
+        f"## {n.t('report_arena')}\n\n" + table(head, rows),
+        f"## {n.t('report_key_roles')}\n\n" + table(key_head, [[cell(v) for v in r] for r in keys]),
+    ]
+
+
+METRICS = ("irp", "vss", "ksr", "wd_ksr")
+
+
+def totals(n: Narrator, title: str, figure: Mapping[str, Any]) -> str:
+    rows = [[key, cell(value)] for key, value in figure.items()]
+    return f"## {n.t(title)}\n\n" + table(["", n.t("report_total")], rows)
+
+
+def markdown(n: Narrator, report: Mapping[str, Any]) -> str:
+    """The whole report.md."""
+    won = ("report_wins", "report_count")
+    alive = ("report_alive", "report_seats")
+    parts = [
+        f"# {n.t('report_title', **report['config'])}",
+        rates(n, "report_factions", report["sides"], "report_side", side_name(n), won),
+        rates(n, "report_roles", report["roles"], "report_card", n.role),
+        rates(n, "report_kinds", report["kinds"], "report_kind"),
+        rates(n, "report_kind_roles", report["kind_roles"], "report_kind"),
+        rates(n, "report_survival", report["survival"], "report_card", n.role, alive),
+        ratings(n, "report_ratings", report["ratings"]),
+        ratings(n, "report_role_ratings", report["role_ratings"]),
+        *arena(n, report["arena"]),
+        totals(n, "report_fallbacks", report["fallbacks"]),
+        totals(n, "report_cost", report["cost"]),
+    ]
     return "\n\n".join(parts) + "\n"

@@ -114,6 +114,14 @@ def test_rates_agree_with_a_direct_count(run: tuple[SimConfig, list[Played], Pat
     assert report["fallbacks"]["replaced"] == 1 and report["fallbacks"]["reasons"] == {"bad": 1}
     assert report["cost"]["tokens"] == 5000 and report["cost"]["cost"] == pytest.approx(0.01)
     assert report["ratings"]["heuristic"]["games"] == report["rated_games"]
+    assert report["per_game"][0] == {
+        "index": 0,
+        "tokens": 5000,
+        "seconds": 3.5,
+        "calls": 12,
+        "decisions": 10,
+        "replaced": 1,
+    }
 
 
 def test_a_kind_that_always_wins_is_rated_higher() -> None:

@@ -66,6 +66,7 @@ def build(config: SimConfig, played: list[Played], price: float | None = None) -
         "arena": arena.arena(played, tables_, side, keys),
         "fallbacks": figures.fallbacks(played),
         "cost": figures.cost(played, price),
+        "per_game": figures.per_game(played),
     }
 
 

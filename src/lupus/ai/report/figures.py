@@ -109,3 +109,18 @@ def cost(played: Sequence[Played], price: float | None) -> Figure:
         out["cost"] = tokens * price / 1e6
         out["cost_per_game"] = tokens * price / 1e6 / games
     return out
+
+
+def per_game(played: Sequence[Played]) -> list[Figure]:
+    """Each game's cost and fallbacks, for a look at the spread behind the means."""
+    return [
+        {
+            "index": p.index,
+            "tokens": p.cost.tokens,
+            "seconds": p.cost.seconds,
+            "calls": p.cost.calls,
+            "decisions": p.cost.decisions,
+            "replaced": len(p.fallbacks),
+        }
+        for p in played
+    ]

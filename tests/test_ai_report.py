@@ -114,6 +114,8 @@ def test_rates_agree_with_a_direct_count(run: tuple[SimConfig, list[Played], Pat
     assert report["fallbacks"]["replaced"] == 1 and report["fallbacks"]["reasons"] == {"bad": 1}
     assert report["cost"]["tokens"] == 5000 and report["cost"]["cost"] == pytest.approx(0.01)
     assert report["ratings"]["heuristic"]["games"] == report["rated_games"]
+    # the heuristic bot, which wins most of its seats against the random one, rates higher
+    assert report["ratings"]["heuristic"]["ordinal"] > report["ratings"]["random"]["mu"]
     assert report["per_game"][0] == {
         "index": 0,
         "tokens": 5000,

@@ -7,6 +7,7 @@ The database is a SQLite file by default, or a PostgreSQL server that several
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
@@ -17,6 +18,7 @@ from lupus.engine.limits import MAX_PORT
 from lupus.engine.untrusted import cut, exact_int, quoted
 
 if TYPE_CHECKING:
+    from lupus.ai.llm.settings import LlmSettings
     from lupus.server.logs import LogFormat
 
 DATABASE_HELP: Final = (
@@ -25,6 +27,32 @@ DATABASE_HELP: Final = (
 )
 
 Database = Annotated[str, typer.Option(help=DATABASE_HELP, envvar="LUPUS_DATABASE")]
+
+# The AI players' model (docs/ai.md, "AI players in a room"): the endpoint and key are
+# the client's own OPENAI_BASE_URL and OPENAI_API_KEY, never a flag.
+LlmModel = Annotated[
+    str | None,
+    typer.Option(
+        help="A language model (OPENAI_BASE_URL, OPENAI_API_KEY): hosts may seat AI players.",
+        envvar="LUPUS_LLM_MODEL",
+    ),
+]
+LlmTimeout = Annotated[
+    float,
+    typer.Option(
+        help="Seconds per AI decision or line; then the heuristic bot decides.",
+        envvar="LUPUS_LLM_TIMEOUT",
+    ),
+]
+LlmConcurrency = Annotated[
+    int, typer.Option(help="Model calls at once, over every room.", envvar="LUPUS_LLM_CONCURRENCY")
+]
+LlmCache = Annotated[
+    Path | None,
+    typer.Option(
+        help="JSONL of every model reply, read first and appended to.", envvar="LUPUS_LLM_CACHE"
+    ),
+]
 
 db_app = typer.Typer(
     help="The database's schema: `lupus db check` says whether it is current, "
@@ -39,8 +67,6 @@ CHECK_CURRENT, CHECK_OLD, CHECK_UNREACHABLE = 0, 1, 2
 def checked_database(database: str) -> str:
     """The ``--database`` as given, refused if it is neither a writable file's place nor
     a PostgreSQL address."""
-    from pathlib import Path
-
     from lupus.server.stores import is_postgres
 
     database = flag_text(database, "--database")
@@ -73,11 +99,16 @@ def serve(
             "as rooms_per_client=50; may be given for several."
         ),
     ] = None,
+    llm_model: LlmModel = None,
+    llm_timeout: LlmTimeout = 30.0,
+    llm_concurrency: LlmConcurrency = 4,
+    llm_cache: LlmCache = None,
 ) -> None:
     """Run the game server: rooms, live play over WebSockets, durable games.
 
     Open the printed address; friends on the same network join with the room's link.
-    Every room and game is kept in --database, and a restart resumes them all.
+    Every room and game is kept in --database, and a restart resumes them all. With
+    --llm-model, a host may seat AI players that play and talk.
     """
     from lupus.server.links import checked_public_url
     from lupus.server.serving import run as run_server
@@ -97,15 +128,43 @@ def serve(
             except ValueError as exc:
                 raise SetupError(str(exc)) from exc
         limits = server_limits(limit or [])
+        llm = llm_settings(llm_model, llm_timeout, llm_concurrency, llm_cache)
     except LupusError as exc:
         raise fail(exc) from exc
     shape: LogFormat = "json" if log_format == "json" else "text"
     try:
         run_server(
-            host, port, database, log_level, limits=limits, public_url=public_url, log_format=shape
+            host,
+            port,
+            database,
+            log_level,
+            limits=limits,
+            public_url=public_url,
+            log_format=shape,
+            llm=llm,
         )
     except LupusError as exc:  # (the store: unreachable, or a schema newer than this lupus)
         raise not_started(exc, shape) from exc
+
+
+def llm_settings(
+    model: str | None, timeout: float, concurrency: int, cache: Path | None
+) -> LlmSettings | None:
+    """The AI players' model, if one is named, checked (SetupError: refused)."""
+    if model is None:
+        return None
+    from lupus.ai.llm.settings import LlmSettings
+
+    if cache is not None:
+        writable(cache, "--llm-cache")
+    settings = LlmSettings(
+        model=flag_text(model, "--llm-model"),
+        timeout=timeout,
+        concurrency=concurrency,
+        cache=None if cache is None else str(cache),
+    )
+    settings.check()
+    return settings
 
 
 def not_started(exc: LupusError, shape: LogFormat) -> typer.Exit:

@@ -91,6 +91,7 @@ class AiSeats:
     def reset(self) -> None:
         self.bot: LlmBot | None = None
         self.talking: set[int] = set()  # seats whose line is being asked
+        self.owed: set[int] = set()  # seats that heard a person while they were asked
         self.said: dict[tuple[int, str, int], int] = {}  # lines by seat, channel, number
 
     def current(self) -> Game | None:
@@ -149,10 +150,14 @@ class AiSeats:
         while it has lines left for the day."""
         if line.get("channel") != "day":
             return
+        self.owed.update(self.talking)  # (they answer once their line is said)
         for seat, channel, number in self.speakers():
-            left = self.said.get((seat, channel, number), 0) < DAY_LINES
-            if channel == "day" and seat != line.get("seat") and left:
-                self.talk(seat, channel, number)
+            self.answer(seat, channel, number)
+
+    def answer(self, seat: int, channel: str, number: int) -> None:
+        left = self.said.get((seat, channel, number), 0) < DAY_LINES
+        if channel == "day" and left:
+            self.talk(seat, channel, number)
 
     def speakers(self) -> list[tuple[int, str, int]]:
         """The AI seats that may talk now, their channel and the day's or night's
@@ -194,6 +199,8 @@ class AiSeats:
         if asked.cancelled() or of is not self.current():
             return
         self.talking.discard(seat)
+        owed = seat in self.owed
+        self.owed.discard(seat)
         failed = asked.exception()
         if failed is not None:
             log.error("ai_talk_failed room=%s seat=%d error=%r", self.room.code, seat, failed)
@@ -205,3 +212,5 @@ class AiSeats:
         if channel == "pack" and self.room.pacer.view(seat).phase != "night":
             return
         self.room.say(seat, text)
+        if owed:  # (a person spoke meanwhile: the seat answers him)
+            self.answer(seat, channel, self.room.pacer.view(seat).number)

@@ -208,9 +208,13 @@ class BotSeats:
         view = game.view(seat)
         if not view.prompts:
             return
-        self.moves[seat] = self.moves.get(seat, 0) + 1
-        if held.bot == AI and room.ai.able:
-            # (the model answers in a thread: ``answer`` applies it, on the loop)
+        moved = self.moves.get(seat, 0)
+        self.moves[seat] = moved + 1
+        if held.bot == AI and room.ai.able and moved == 0:
+            # The model answers in a thread (``answer`` applies it, on the loop). Asked
+            # again in the same step (its pack disagrees), an AI player follows the
+            # pack's lead as a bot does (``lupus.bots.den``): the model, asked the same
+            # question, would repeat itself, and a pack that never agrees starves.
             self.pending.add(seat)
             room.ai.think(seat, view, self.game, self.steps)
             return
@@ -234,8 +238,8 @@ class BotSeats:
             return
         if room.pacer.held is not None or seat not in game.waiting():
             return
-        refused = self.apply(seat, action, state_id)
-        if refused == "stale" and self.moves.get(seat, 0) < BOT_TRIES:
+        if self.apply(seat, action, state_id) == "stale":
+            self.moves[seat] -= 1  # (not taken: the model is asked anew)
             self.pending.add(seat)
             again = partial(self.move, seat, self.game, self.steps)
             room.later(room.settings.bot_delay, again)

@@ -201,6 +201,7 @@ def test_an_ai_player_plays_and_talks_by_its_seats_rules(
 ) -> None:
     fake, answers, _ = model
     fake.requests.clear()
+    answers.said = 0
     game_id, ann, bo = asyncio.run(seat_ai_and_play(server, wolves_at(0, AI_SEAT)))
     requests = list(fake.requests)
     store = server.store()
@@ -215,12 +216,18 @@ def test_an_ai_player_plays_and_talks_by_its_seats_rules(
     for line in mine:
         if line["channel"] == "pack":  # (the pack awake: the two wolves, Ann and the AI)
             assert line["seats"] == [0, AI_SEAT]
-    got = {name: [f for f in p.frames if f["type"] == "chat"] for name, p in (("ann", ann), ("bo", bo))}
+    got = {
+        name: [f for f in p.frames if f["type"] == "chat"] for name, p in (("ann", ann), ("bo", bo))
+    }
     assert not [f for f in got["bo"] if f["channel"] == "pack"]
     pack_lines = {line["text"] for line in mine if line["channel"] == "pack"}
     assert pack_lines <= {f["text"] for f in got["ann"] if f["channel"] == "pack"}
-    assert {line["text"] for line in mine if line["channel"] == "day"} <= {f["text"] for f in got["bo"]}
-    days = sc.replay(sc.parse(httpx.get(f"{server.http}/api/games/{game_id}/scenario").json())).game.number
+    assert {line["text"] for line in mine if line["channel"] == "day"} <= {
+        f["text"] for f in got["bo"]
+    }
+    days = sc.replay(
+        sc.parse(httpx.get(f"{server.http}/api/games/{game_id}/scenario").json())
+    ).game.number
     day_lines = [line for line in mine if line["channel"] == "day"]
     assert 2 <= len(day_lines) <= DAY_LINES * days  # (one as day 1 opened, one answer)
     talk = [r for r in requests if "response_format" not in r]

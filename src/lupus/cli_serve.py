@@ -19,6 +19,7 @@ from lupus.engine.untrusted import cut, exact_int, quoted
 
 if TYPE_CHECKING:
     from lupus.ai.llm.settings import LlmSettings
+    from lupus.server.limits import ServerLimits
     from lupus.server.logs import LogFormat
 
 DATABASE_HELP: Final = (
@@ -111,17 +112,12 @@ def serve(
     --llm-model, a host may seat AI players that play and talk.
     """
     from lupus.server.links import checked_public_url
-    from lupus.server.serving import run as run_server
 
-    levels = ("debug", "info", "warning", "error", "critical")
     try:
         exact_int(port, "--port", 0, MAX_PORT)
         flag_text(host, "--host")
         database = checked_database(database)
-        if log_level not in levels:
-            raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
-        if log_format not in ("text", "json"):
-            raise SetupError(f"--log-format: {quoted(log_format)} is not text | json")
+        check_logs(log_level, log_format)
         if public_url is not None:
             try:
                 public_url = checked_public_url(flag_text(public_url, "--public-url"))
@@ -132,6 +128,22 @@ def serve(
     except LupusError as exc:
         raise fail(exc) from exc
     shape: LogFormat = "json" if log_format == "json" else "text"
+    served(host, port, database, log_level, shape, limits, public_url, llm)
+
+
+def served(
+    host: str,
+    port: int,
+    database: str,
+    log_level: str,
+    shape: LogFormat,
+    limits: ServerLimits,
+    public_url: str | None,
+    llm: LlmSettings | None,
+) -> None:
+    """Serve until stopped (a store that cannot be used: why, and exit status 1)."""
+    from lupus.server.serving import run as run_server
+
     try:
         run_server(
             host,
@@ -145,6 +157,15 @@ def serve(
         )
     except LupusError as exc:  # (the store: unreachable, or a schema newer than this lupus)
         raise not_started(exc, shape) from exc
+
+
+def check_logs(log_level: str, log_format: str) -> None:
+    """SetupError unless ``--log-level`` and ``--log-format`` name what serve knows."""
+    levels = ("debug", "info", "warning", "error", "critical")
+    if log_level not in levels:
+        raise SetupError(f"--log-level: {quoted(log_level)} is not {' | '.join(levels)}")
+    if log_format not in ("text", "json"):
+        raise SetupError(f"--log-format: {quoted(log_format)} is not text | json")
 
 
 def llm_settings(

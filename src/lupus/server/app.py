@@ -49,13 +49,11 @@ def create_app(
     node: str | None = None,
     minds: Minds | None = None,
 ) -> Starlette:
-    """The server around ``store`` (by default the one ``database`` names: a SQLite
-    file, or a ``postgresql://`` address, ``lupus.server.stores``; ``node`` names this
-    process among those sharing a PostgreSQL database, the same after a restart:
-    ``cluster``), with
-    ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
-    when it is given (``links.checked_public_url``); ``minds``: the model the rooms' AI
-    players are played by (``lupus serve --llm-model``), if any."""
+    """The server around ``store`` (by default ``database``'s: a SQLite file, or a
+    ``postgresql://`` address, ``lupus.server.stores``; ``node`` names this process
+    among those sharing a PostgreSQL database, the same after a restart: ``cluster``),
+    with ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
+    if given (``links.checked_public_url``); ``minds``: the AI players' model, if any."""
     node = node or secrets.token_hex(6)
     kept: Store = store if store is not None else open_store(database, node=node)
     limits = limits or ServerLimits()

@@ -61,9 +61,8 @@ class Room(Seating, Playing, Sending, Keeping):
         minds: Minds | None = None,
     ) -> None:
         """``clock``: epoch seconds (deadlines, what is stored); ``ticks``: a monotonic
-        clock, which measures how long a night step lasted; ``limits``: the server's
-        (how long a host or a player may be gone: ``presence``); ``minds``: the
-        server's model, if it has one (its AI players: ``ai_seats``)."""
+        clock (how long a night step lasted); ``limits``: the server's (how long a host
+        or a player may be gone: ``presence``); ``minds``: its model (``ai_seats``)."""
         self.code = code
         self.work = work
         self.limits = limits or ServerLimits()

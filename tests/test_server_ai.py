@@ -98,30 +98,39 @@ def model() -> Iterator[tuple[Fake, Model, str]]:
 
 
 @contextlib.contextmanager
-def started(database: Path, options: tuple[str, ...], url: str | None) -> Iterator[Server]:
-    """A server whose environment names the fake model's endpoint (``url``)."""
+def model_env(url: str | None) -> Iterator[None]:
+    """The environment naming the fake model's endpoint (``url``), while a server
+    starts (it reads it then)."""
     saved = {name: os.environ.get(name) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
     if url is not None:
         os.environ.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="test")
     try:
-        server = Server(database, options=options).start()
+        yield
     finally:
         for name, value in saved.items():
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = value
+
+
+@contextlib.contextmanager
+def started(database: Path, options: tuple[str, ...], url: str | None) -> Iterator[Server]:
+    with model_env(url):
+        server = Server(database, options=options).start()
     try:
         yield server
     finally:
         server.stop()
 
 
+OPTIONS = ("--llm-model", "fake", "--llm-timeout", "5")
+
+
 @pytest.fixture(scope="module")
 def server(
     store_kind: str, tmp_path_factory: pytest.TempPathFactory, model: tuple[Fake, Model, str]
 ) -> Iterator[Server]:
-    options = ("--llm-model", "fake", "--llm-timeout", "5")
-    with started(tmp_path_factory.mktemp("ai") / "lupus.db", options, model[2]) as running:
+    with started(tmp_path_factory.mktemp("ai") / "lupus.db", OPTIONS, model[2]) as running:
         yield running
 
 
@@ -271,3 +280,46 @@ def test_without_a_model_no_ai_player_is_seated(store_kind: str, tmp_path: Path)
     assert refused["reason"] == "no_ai_model", refused
     assert "--llm-model" in refused["message"]
     assert lobby is not None and lobby["ai"] is False and lobby["seats"][AI_SEAT] is None
+
+
+def test_a_restarted_server_resumes_its_ai_player(
+    store_kind: str, tmp_path: Path, model: tuple[Fake, Model, str]
+) -> None:
+    """Killed as the first day opens, the server comes back with the room, its AI seat
+    plays on (it decides again, asking the model), and the game ends."""
+    fake, _, url = model
+    with started(tmp_path / "lupus.db", OPTIONS, url) as server:
+        created = server.create(**SETTINGS, seed=wolves_at(AI_SEAT))
+        room = created["room"]
+
+        async def until_day() -> list[str | None]:
+            async with players(server, 2) as (ann, bo):
+                await ann.rejoin(room, created["host_token"])
+                assert (await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT))["type"] == "ack"
+                await bo.join(room, "Bo")
+                assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
+                while ann.view is None or ann.view["phase"] != "day":
+                    view = ann.view
+                    if view is not None and view["waiting"] and view["prompts"]:
+                        await act(ann, view)
+                    else:
+                        await ann.receive()
+                return [ann.token, bo.token]
+
+        tokens = asyncio.run(until_day())
+        server.kill()
+        fake.requests.clear()
+        with model_env(url):
+            server.start()
+
+        async def to_the_end() -> None:
+            async with players(server, 2) as (ann, bo):
+                for player, token in zip((ann, bo), tokens, strict=True):
+                    assert token is not None
+                    await player.rejoin(room, token)
+                await asyncio.gather(play_along(ann), play_along(bo))
+
+        asyncio.run(to_the_end())
+        lobby = httpx.get(f"{server.http}/api/rooms/{room}").json()
+    assert lobby["status"] == "finished" and lobby["seats"][AI_SEAT]["bot"] == "llm"
+    assert [r for r in fake.requests if "response_format" in r]  # (it decided again)

@@ -171,8 +171,10 @@ class AiSeats:
             if held is None or held.bot != KIND or seat in self.talking:
                 continue
             channel = self.channel(seat)
-            if channel in ("day", "pack"):
-                found.append((seat, channel, room.pacer.view(seat).number))
+            shown = room.pacer.view(seat)
+            # (by day only: before the first night the table talks, but no day is open)
+            if channel == "pack" or (channel == "day" and shown.phase == "day"):
+                found.append((seat, channel, shown.number))
         return found
 
     def channel(self, seat: int) -> str | None:

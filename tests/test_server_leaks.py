@@ -136,6 +136,8 @@ FIELDS = {
         "narrator",
         "timers",
         "absent_bots",
+        "ai",
+        "allow_export",
         "results",
         "seats",
     },
@@ -893,6 +895,7 @@ def check_lobby(table: Table, book: Rulebook, lobby: dict[str, Any]) -> None:
     assert lobby["table"] is settings.get("table", False)
     assert lobby["narrator"] == {"by": "host", "seat": None}  # (nobody chose another)
     assert lobby["absent_bots"] is False  # (the harness's rooms: ``UNTIMED``)
+    assert lobby["ai"] is False and lobby["allow_export"] is False  # (no model; not asked)
     timers = lobby["timers"]
     assert timers is None or set(timers) == {"night", "day", "steps"}
     # Only finished games' endings, each as its public game-over event told it.

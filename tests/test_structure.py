@@ -127,7 +127,7 @@ def test_no_import_circle() -> None:
     only_shrinks(set(circles()), ALLOWED_CIRCLES, "import circles")
 
 
-ROOM_HELPERS = ("bot_seats", "chat", "lobby", "narrating", "pacing", "presence")
+ROOM_HELPERS = ("ai_seats", "bot_seats", "chat", "lobby", "narrating", "pacing", "presence")
 """The helpers a room is made with (``lupus.server.rooms``): each sees the room through
 its narrow protocol in ``lupus.server.room_parts`` only."""
 

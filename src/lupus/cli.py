@@ -1,4 +1,4 @@
-"""The `lupus` command: replay, rules, demo, play, simulate, balance and serve."""
+"""The `lupus` command: replay, rules, demo, play, simulate, balance, serve and export."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from lupus import scenario as sc
+from lupus.cli_export import export
 from lupus.cli_input import (
     checked_seed,
     fail,
@@ -388,6 +389,7 @@ def main() -> None:  # pragma: no cover - console entry point
 
 
 app.command()(serve)
+app.command()(export)
 app.add_typer(db_app, name="db")
 
 if __name__ == "__main__":  # pragma: no cover

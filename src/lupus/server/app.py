@@ -25,6 +25,7 @@ from lupus.server.hub import Hub
 from lupus.server.limits import ServerLimits
 from lupus.server.links import Renders
 from lupus.server.metrics import Metrics, timed_store
+from lupus.server.minds import Minds
 from lupus.server.protocol import MAX_FRAME
 from lupus.server.replies import MANIFEST_TYPE, MAX_BODY, STATIC
 from lupus.server.routes_games import GameRoutes
@@ -46,13 +47,13 @@ def create_app(
     limits: ServerLimits | None = None,
     public_url: str | None = None,
     node: str | None = None,
+    minds: Minds | None = None,
 ) -> Starlette:
-    """The server around ``store`` (by default the one ``database`` names: a SQLite
-    file, or a ``postgresql://`` address, ``lupus.server.stores``; ``node`` names this
-    process among those sharing a PostgreSQL database, the same after a restart:
-    ``cluster``), with
-    ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
-    when it is given (``links.checked_public_url``)."""
+    """The server around ``store`` (by default ``database``'s: a SQLite file, or a
+    ``postgresql://`` address, ``lupus.server.stores``; ``node`` names this process
+    among those sharing a PostgreSQL database, the same after a restart: ``cluster``),
+    with ``limits`` (``ServerLimits()`` by default); join links begin with ``public_url``
+    if given (``links.checked_public_url``); ``minds``: the AI players' model, if any."""
     node = node or secrets.token_hex(6)
     kept: Store = store if store is not None else open_store(database, node=node)
     limits = limits or ServerLimits()
@@ -63,7 +64,7 @@ def create_app(
     metrics = Metrics()  # (this app's own registry: lupus.server.metrics)
     timed_store(kept, metrics.store_seconds)
     worker = Worker()
-    hub = Hub(kept, schedule, limits=limits, work=worker.put, metrics=metrics)
+    hub = Hub(kept, schedule, limits=limits, work=worker.put, metrics=metrics, minds=minds)
     metrics.watch(lambda: len(hub.rooms), lambda: hub.gate.connections)
     if store is None and is_postgres(database):
         share(hub, kept, metrics)
@@ -87,6 +88,8 @@ def create_app(
                 for client in list(room.clients):
                     client.close()
             kept.close()
+            if minds is not None:
+                minds.close()
             log.info("stopped rooms=%d stored=yes", len(hub.rooms))
 
     public = PublicRoutes(hub, lambda: app.routes)

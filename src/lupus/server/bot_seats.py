@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
+from lupus.engine.model import Action
 from lupus.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ log = logging.getLogger("lupus.server")
 BOT_TRIES: Final = 3
 """How many times a bot decides in one step: a pack of bots that keeps pointing at
 different players stops there (the timer, the host or the stalemate rule closes it)."""
+
+AI: Final = "llm"
+"""The bot kind of an AI player (``ai_seats``): the server's model decides for it."""
 
 SPREAD: Final = (3.5, 12.0)
 """When bots cast a day's ballots, in ``bot_delay``s after the step is shown: from the
@@ -204,12 +208,48 @@ class BotSeats:
         view = game.view(seat)
         if not view.prompts:
             return
+        moved = self.moves.get(seat, 0)
+        self.moves[seat] = moved + 1
+        if held.bot == AI and room.ai.able and moved == 0:
+            # The model answers in a thread (``answer`` applies it, on the loop). Asked
+            # again in the same step (its pack disagrees), an AI player follows the
+            # pack's lead as a bot does (``lupus.bots.den``): the model, asked the same
+            # question, would repeat itself, and a pack that never agrees starves.
+            self.pending.add(seat)
+            room.ai.think(seat, view, self.game, self.steps)
+            return
         bot = self.bots.get(seat)
-        if bot is None:
-            bot = self.bots[seat] = make_bot(held.bot, room.book)
-        action = bot.act(view, self.rng)
-        self.moves[seat] = self.moves.get(seat, 0) + 1
+        if bot is None:  # (an AI seat on a server without a model plays as a bot)
+            kind = "heuristic" if held.bot == AI else held.bot
+            bot = self.bots[seat] = make_bot(kind, room.book)
+        self.apply(seat, bot.act(view, self.rng), view.state_id)
+
+    def answer(self, seat: int, action: Action, state_id: int, of_game: int, of_step: int) -> None:
+        """An AI seat's decision, back from the model: applied as a bot's if the seat
+        still owes it (a stale one is dropped and asked again); nothing if its step is
+        over (the next step asks the seat anew)."""
+        if of_game != self.game or of_step != self.steps:
+            return
+        self.pending.discard(seat)
+        room = self.room
+        game = room.game
+        held = room.seats[seat]
+        if game is None or room.status != "playing" or held is None or held.bot != AI:
+            return
+        if room.pacer.held is not None or seat not in game.waiting():
+            return
+        if self.apply(seat, action, state_id) == "stale":
+            self.moves[seat] -= 1  # (not taken: the model is asked anew)
+            self.pending.add(seat)
+            again = partial(self.move, seat, self.game, self.steps)
+            room.later(room.settings.bot_delay, again)
+
+    def apply(self, seat: int, action: Action, state_id: int) -> str | None:
+        """A bot's action through the room's one way in; the refusal's code, if any."""
+        room = self.room
         try:
-            room.submit(seat, action.verb, list(action.args), view.state_id)
+            room.submit(seat, action.verb, list(action.args), state_id)
         except ProtocolError as exc:
             log.warning("bot_refused room=%s seat=%d code=%s", room.code, seat, exc.code)
+            return exc.code
+        return None

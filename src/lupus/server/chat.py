@@ -37,7 +37,13 @@ HISTORY: Final = 200
 def channel(room: TalkingRoom, client: Client) -> tuple[str, list[int] | None]:
     """The channel ``client`` speaks on now and the seats that read it (None: every
     seat and spectator, as the channel says); ProtocolError ``muted`` if none."""
-    game, seat = room.game, client.seat
+    return seat_channel(room, client.seat)
+
+
+def seat_channel(room: TalkingRoom, seat: int | None) -> tuple[str, list[int] | None]:
+    """``channel`` of whoever speaks from ``seat`` (None: a spectator; LEADER: the
+    game leader): a person's connection or an AI player, by the same rules."""
+    game = room.game
     if game is None or room.shown_status != "playing" or seat == LEADER:
         return "all", None
     if seat is None:
@@ -64,11 +70,17 @@ def readable(room: TalkingRoom, client: Client, line: dict[str, object]) -> bool
     return room.game is not None and seat in room.pacer.shown_dead()  # "dead"
 
 
-def post(room: TalkingRoom, client: Client, text: str) -> None:
-    if room.settings.mode == "leader" and client.seat != LEADER:
+def post(room: TalkingRoom, client: Client, text: str) -> dict[str, object]:
+    return say(room, client.seat, text)
+
+
+def say(room: TalkingRoom, seat: int | None, text: str) -> dict[str, object]:
+    """A line from ``seat`` (a person's connection's, or an AI player's) on the channel
+    its seat speaks on now: stored with the game, sent to whoever may read it; the
+    line as stored."""
+    if room.settings.mode == "leader" and seat != LEADER:
         raise ProtocolError("muted", "table_talk")
-    kind, seats = channel(room, client)
-    seat = client.seat
+    kind, seats = seat_channel(room, seat)
     name = None
     if seat is not None and seat >= 0:
         held = room.seats[seat]
@@ -86,6 +98,7 @@ def post(room: TalkingRoom, client: Client, text: str) -> None:
     for other in list(room.clients):
         if readable(room, other, line):
             other.send(shown(line))
+    return line
 
 
 def shown(line: dict[str, object]) -> dict[str, object]:

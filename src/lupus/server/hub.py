@@ -22,6 +22,7 @@ from lupus.server.gate import Gate
 from lupus.server.limits import ServerLimits
 from lupus.server.links import screen_link, seat_link, svg_text
 from lupus.server.metrics import Metrics
+from lupus.server.minds import Minds
 from lupus.server.placement import Elsewhere
 from lupus.server.protocol import (
     HOST_ONLY,
@@ -74,9 +75,12 @@ class Hub:
         limits: ServerLimits | None = None,
         work: Work | None = None,
         metrics: Metrics | None = None,
+        minds: Minds | None = None,
     ) -> None:
         """``clock``: epoch seconds; ``ticks``: a monotonic clock (how long a step
-        lasted); ``schedule`` runs a call after a delay on that monotonic clock."""
+        lasted); ``schedule`` runs a call after a delay on that monotonic clock;
+        ``minds``: the model of the rooms' AI players (None: the server has none)."""
+        self.minds = minds
         self.metrics = metrics or Metrics()  # (its app's /metrics: lupus.server.metrics)
         self.store = store
         self.schedule = schedule
@@ -109,6 +113,7 @@ class Hub:
             self.ticks,
             self.work,
             self.limits,
+            self.minds,
         )
         token, seat = room.create_host()
         self.rooms[code] = room
@@ -147,6 +152,7 @@ class Hub:
                 self.ticks,
                 self.work,
                 self.limits,
+                self.minds,
             )
         except Exception:
             log.exception("room_not_restored room=%s", record.code)
@@ -284,9 +290,10 @@ class Hub:
         """A chat line, paid for from the client's and its address's allowances."""
         if not (client.chat.take() and self.gate.chat(client)):
             raise ProtocolError("slow_down", "chat_rate")
-        post(room, client, message.text)
+        line = post(room, client, message.text)
         if client.seat is not None and client.seat >= 0:
             room.presence.acted(client.seat)
+            room.ai.heard(line)  # (the AI players at the table may answer it)
 
     def new_link(self, client: Client, room: Room, message: NewLink) -> None:
         """A seat's new token and join link (and its QR code), to the host alone; then

@@ -33,6 +33,10 @@ def lobby_of(room: LobbyRoom) -> dict[str, object]:
         "narrator": room.narration.to_lobby(),
         "timers": room.settings.timers.model_dump() if room.settings.timed else None,
         "absent_bots": room.presence.on,
+        # whether the host may seat AI players (the server has a model: ``ai_seats``)
+        "ai": room.ai.able,
+        # whether the room's finished games may be exported (``lupus export``)
+        "allow_export": room.settings.allow_export,
         "results": room.shown_results(),
         "seats": [
             None

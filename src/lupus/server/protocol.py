@@ -164,10 +164,11 @@ class Start(_Message):
 
 
 class AddBot(_Message):
-    """Host: a bot in a seat (the first free one, if ``seat`` is not given)."""
+    """Host: a bot in a seat (the first free one, if ``seat`` is not given); ``llm``:
+    an AI player, played by the server's model (refused when it has none)."""
 
     type: Literal["add_bot"]
-    kind: Literal["random", "heuristic"] = "heuristic"
+    kind: Literal["random", "heuristic", "llm"] = "heuristic"
     seat: StrictInt | None = None
 
 
@@ -252,6 +253,7 @@ class Settings(_Message):
     absent_bots: StrictBool | None = None
     bot_delay: StrictFloat | None = None
     spectators: StrictBool | None = None
+    allow_export: StrictBool | None = None
 
     def changes(self) -> dict[str, object]:
         """The fields given, by name, as ``settings.changed`` takes them."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from lupus.engine.game import Game
 from lupus.engine.model import Prompt
 from lupus.rulebooks.schema import Rulebook
+from lupus.server.ai_seats import AiSeats
 from lupus.server.bot_seats import BotSeats
 from lupus.server.clients import Client, Said
 from lupus.server.limits import ServerLimits
@@ -66,6 +67,7 @@ class RoomCore(ABC):
     # Its connections, and its helpers.
     clients: set[Client]
     bots: BotSeats
+    ai: AiSeats
     pacer: Pacer
     presence: Presence
     narration: Narration

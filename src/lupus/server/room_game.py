@@ -239,12 +239,14 @@ class Playing(RoomCore):
     def after_change(self) -> None:
         """A change committed: the night's pacing looks at it first (it may hold a
         step back), then every client is sent what changed, then the bots owed a
-        decision in what was shown are scheduled."""
+        decision in what was shown are scheduled, and the AI players who may talk now
+        are asked their lines."""
         self.updated = self.clock()
         self.pacer.changed()
         self.broadcast()
         if self.pacer.held is None:
             self.bots.schedule()
+        self.ai.changed()  # (an AI player's line when the day opens, or the pack wakes)
 
     def later(self, delay: float, call: Callable[[], None]) -> Any:
         """Bots' work after ``delay``: in the room's turn of the server's worker (so that

@@ -1,8 +1,9 @@
 """What a room's helpers see of it: one narrow protocol each.
 
 A room (``lupus.server.rooms.Room``) is made of helpers that each keep one concern: the
-night's clock (``pacing``), the bots (``bot_seats``), who is here (``presence``), who
-narrates (``narrating``), the chat (``chat``) and the lobby (``lobby``). Each reads and
+night's clock (``pacing``), the bots (``bot_seats``), the AI players (``ai_seats``), who
+is here (``presence``), who narrates (``narrating``), the chat (``chat``) and the lobby
+(``lobby``). Each reads and
 calls only what its protocol here names, never the whole room, and imports no other
 helper: what one needs of another (the bots of the pacer, the pacer of the bots) is a
 protocol here too. So a reader of one helper knows all it may touch, a test may hand
@@ -11,10 +12,13 @@ it a small stand-in, and none of them imports ``rooms`` (which imports them all)
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from lupus.engine.game import Game
+from lupus.engine.model import Action
+from lupus.engine.views import View
 from lupus.rulebooks.schema import Rulebook
 from lupus.server.clients import Client
 from lupus.server.limits import ServerLimits
@@ -41,6 +45,30 @@ class Moves(Protocol):
         ...
 
 
+class Thinks(Protocol):
+    """The room's AI players as its bots see them (``ai_seats.AiSeats``)."""
+
+    @property
+    def able(self) -> bool:
+        """Whether the server has a model for them."""
+        ...
+
+    def think(self, seat: int, view: View, of_game: int, of_step: int) -> None:
+        """Ask the model the decision ``view`` owes (answered to ``Answers.answer``)."""
+        ...
+
+
+class Answers(Protocol):
+    """The room's bots as its AI players see them: the decisions come back to them."""
+
+    @property
+    def rng(self) -> random.Random: ...
+
+    def answer(
+        self, seat: int, action: Action, state_id: int, of_game: int, of_step: int
+    ) -> None: ...
+
+
 class Held(Protocol):
     """The night's clock as the bots see it (``pacing.Pacer``)."""
 
@@ -60,6 +88,12 @@ class Shown(Protocol):
     def shown_phase(self) -> str: ...
 
     def shown_awake(self) -> frozenset[int]: ...
+
+
+class Seen(Shown, Protocol):
+    """The night's clock as the AI players see it: each seat's view as shown."""
+
+    def view(self, seat: int | None) -> View: ...
 
 
 class Here(Protocol):
@@ -138,6 +172,9 @@ class BotsRoom(Table, Protocol):
     @property
     def pacer(self) -> Held: ...
 
+    @property
+    def ai(self) -> Thinks: ...
+
     def later(self, delay: float, call: Callable[[], None]) -> Any: ...
 
     def close_step(self) -> None: ...
@@ -197,6 +234,33 @@ class TalkingRoom(Table, Protocol):
     def store_chat(self, line: dict[str, object]) -> None: ...
 
 
+class AiRoom(Table, Protocol):
+    """The room as its AI players see it (``ai_seats``): the rulebook, each seat's view
+    as shown, the chat's lines and its rules, the bots their decisions go back to."""
+
+    @property
+    def book(self) -> Rulebook: ...
+
+    @property
+    def pacer(self) -> Seen: ...
+
+    @property
+    def bots(self) -> Answers: ...
+
+    @property
+    def chat_log(self) -> list[dict[str, object]]: ...
+
+    def later(self, delay: float, call: Callable[[], None]) -> Any: ...
+
+    def channel_of(self, seat: int) -> tuple[str, list[int] | None]:
+        """The chat channel ``seat`` speaks on now (ProtocolError ``muted``: none)."""
+        ...
+
+    def say(self, seat: int, text: str) -> None:
+        """A line from ``seat`` on its channel, by the chat's rules."""
+        ...
+
+
 class LobbyRoom(Table, Protocol):
     """The room as its lobby message shows it (``lobby``)."""
 
@@ -226,5 +290,8 @@ class LobbyRoom(Table, Protocol):
 
     @property
     def presence(self) -> Here: ...
+
+    @property
+    def ai(self) -> Thinks: ...
 
     def shown_results(self) -> list[dict[str, object]]: ...

@@ -111,7 +111,10 @@ class Seating(RoomCore):
         return name
 
     def add_bot(self, kind: str, seat: int | None) -> None:
+        """A bot (or an AI player, ``llm``, if the server has a model) in a seat."""
         self.in_lobby()
+        if kind == "llm" and not self.ai.able:
+            raise ProtocolError("not_allowed", "no_ai_model")
         if seat is None:
             free = [n for n, s in enumerate(self.seats) if s is None]
             if not free:

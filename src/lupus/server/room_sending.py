@@ -121,5 +121,13 @@ class Sending(RoomCore):
         self.store.append_chat(kept_with, len(self.chat_log), line)
         self.chat_log.append(line)
 
+    def channel_of(self, seat: int) -> tuple[str, list[int] | None]:
+        """The channel an AI player at ``seat`` speaks on now (``chat.seat_channel``)."""
+        return chat.seat_channel(self, seat)
+
+    def say(self, seat: int, text: str) -> None:
+        """An AI player's line, by the chat's rules (``chat.say``)."""
+        chat.say(self, seat, text)
+
     def send_chat_history(self, client: Client) -> None:
         chat.history(self, client)

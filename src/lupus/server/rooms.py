@@ -24,9 +24,11 @@ from lupus.engine.game import Game
 from lupus.engine.model import Prompt
 from lupus.engine.names import checked_names
 from lupus.families import family_of, load
+from lupus.server.ai_seats import AiSeats
 from lupus.server.bot_seats import BotSeats
 from lupus.server.clients import Client, Said
 from lupus.server.limits import ServerLimits
+from lupus.server.minds import Minds
 from lupus.server.narrating import Narration
 from lupus.server.pacing import Pacer
 from lupus.server.presence import Presence
@@ -56,10 +58,11 @@ class Room(Seating, Playing, Sending, Keeping):
         ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
         limits: ServerLimits | None = None,
+        minds: Minds | None = None,
     ) -> None:
         """``clock``: epoch seconds (deadlines, what is stored); ``ticks``: a monotonic
-        clock, which measures how long a night step lasted; ``limits``: the server's
-        (how long a host or a player may be gone: ``presence``)."""
+        clock (how long a night step lasted); ``limits``: the server's (how long a host
+        or a player may be gone: ``presence``); ``minds``: its model (``ai_seats``)."""
         self.code = code
         self.work = work
         self.limits = limits or ServerLimits()
@@ -91,6 +94,7 @@ class Room(Seating, Playing, Sending, Keeping):
         self.chat_log: list[dict[str, object]] = []  # the current game's (or the lobby's)
         self.clients: set[Client] = set()
         self.bots = BotSeats(self)
+        self.ai = AiSeats(self, minds)
         self.pacer = Pacer(self)
         self.presence = Presence(self)
         # Who reads the public story aloud at one table (``narrating``).
@@ -116,10 +120,11 @@ class Room(Seating, Playing, Sending, Keeping):
         ticks: Callable[[], float] = time.monotonic,
         work: Work | None = None,
         limits: ServerLimits | None = None,
+        minds: Minds | None = None,
     ) -> Room:
         """A room as the store kept it, its game replayed action by action."""
         settings = RoomSettings.model_validate(state["settings"])
-        room = Room(code, settings, store, schedule, clock, ticks, work, limits)
+        room = Room(code, settings, store, schedule, clock, ticks, work, limits, minds)
         room.take_back(state, game)
         return room
 

@@ -15,14 +15,19 @@ import signal
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from lupus.server.app import create_app
 from lupus.server.limits import ServerLimits
 from lupus.server.logs import LogFormat, configure, without_password
+from lupus.server.minds import Minds
 from lupus.server.protocol import MAX_FRAME
 from lupus.server.transport import protocols
+
+if TYPE_CHECKING:
+    from lupus.ai.llm.settings import LlmSettings
 
 
 def stopped(signum: int, frame: object) -> None:
@@ -74,8 +79,10 @@ def run(
     limits: ServerLimits | None = None,
     public_url: str | None = None,
     log_format: LogFormat = "text",
+    llm: LlmSettings | None = None,
 ) -> None:
-    """Serve until stopped, logging as ``log_format`` says (``lupus.server.logs``)."""
+    """Serve until stopped, logging as ``log_format`` says (``lupus.server.logs``);
+    with ``llm``, hosts may seat AI players played by that model (``ai_seats``)."""
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, stopped)
     configure(log_format, log_level)
@@ -84,7 +91,8 @@ def run(
     # would wait for their leases to run out); two processes never listen on one port
     # of one machine, and if names ever clashed the leases' epochs would fence one off.
     node = f"{socket.gethostname()[:40]}:{port}"
-    app = create_app(database, limits=limits, public_url=public_url, node=node)
+    minds = None if llm is None else Minds(llm)
+    app = create_app(database, limits=limits, public_url=public_url, node=node, minds=minds)
     http, ws = protocols(limits)
     tune_collector()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

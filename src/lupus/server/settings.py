@@ -166,6 +166,9 @@ class RoomSettings(BaseModel):
     # Everyone at one table: the host's device reads the public story aloud and every
     # phone asks for a tap at every night step (the pages' part; the game is the same).
     table: StrictBool = False
+    # Whether the room's finished games may be exported as decision datasets
+    # (``lupus export``): the host's choice, shown to everyone in the lobby.
+    allow_export: StrictBool = False
     expire_after: StrictFloat = Field(default=6 * 3600, gt=0, le=7 * 24 * 3600, allow_inf_nan=False)
 
     @model_validator(mode="before")

@@ -96,6 +96,11 @@ class Store(Protocol):
     def open_rooms(self) -> list[RoomRecord]:
         """Every room not dropped, with its current game's actions and chat."""
 
+    def room_states(self, code: str | None = None) -> list[tuple[str, dict[str, object]]]:
+        """Every room ever kept (expired ones too: their games stay), or the one named,
+        as its code and state, by code (``lupus export`` reads their settings and
+        games)."""
+
     def scenario(self, game_id: str) -> tuple[dict[str, object], list[list[object]]] | None:
         """A game's setup and actions, or None if there is no such game."""
 

@@ -288,6 +288,14 @@ class PostgresStore:
     def open_rooms(self) -> list[RoomRecord]:
         return self._rooms("SELECT code, state, game, updated FROM rooms WHERE NOT dropped", ())
 
+    def room_states(self, code: str | None = None) -> list[tuple[str, dict[str, object]]]:
+        sql = "SELECT code, state FROM rooms"
+        params: tuple[str, ...] = ()
+        if code is not None:
+            sql, params = sql + " WHERE code = %s", (code,)
+        rows = self.rows(sql + " ORDER BY code", params)
+        return [(found, json.loads(state)) for found, state in rows]
+
     def room(self, code: str) -> RoomRecord | None:
         """One open room as stored (for the process that takes it over)."""
         found = self._rooms(

@@ -152,6 +152,15 @@ class SQLiteStore:
                 found.append(record)
             return found
 
+    def room_states(self, code: str | None = None) -> list[tuple[str, dict[str, object]]]:
+        sql = "SELECT code, state FROM rooms"
+        params: tuple[str, ...] = ()
+        if code is not None:
+            sql, params = sql + " WHERE code = ?", (code,)
+        with self.lock:
+            rows = self.db.execute(sql + " ORDER BY code", params).fetchall()
+        return [(found, json.loads(state)) for found, state in rows]
+
     def _game(self, game_id: str) -> GameRecord:
         number, header, finished = self.db.execute(
             "SELECT number, header, finished FROM games WHERE id = ?", (game_id,)

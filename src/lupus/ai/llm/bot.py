@@ -17,10 +17,12 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.prompt import decision
+from lupus.ai.llm.talk import Line
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.model import Action
 from lupus.engine.views import View
@@ -60,11 +62,12 @@ class LlmBot:
         self.usage = usage if usage is not None else Usage()
         self.stand_in = HeuristicBot(book)
 
-    def act(self, view: View, rng: random.Random) -> Action:
-        """The model's choice for ``view.seat``, or the heuristic bot's in its place."""
+    def act(self, view: View, rng: random.Random, heard: Sequence[Line] = ()) -> Action:
+        """The model's choice for ``view.seat``, or the heuristic bot's in its place;
+        ``heard``: the lines said that the seat may read (``talk.heard``)."""
         usage = self.usage
         usage.decisions += 1
-        asked = decision(view, self.settings.lang)
+        asked = decision(view, self.settings.lang, heard)
         budget = self.settings.budget
         messages = asked.messages
         spent = 0.0

@@ -35,6 +35,8 @@ export function lobbyScreen(page) {
     page.host && free && lobby.status === "lobby" ? botKind(page) : null,
     h("ol", { class: "seats" }, lobby.seats.map((seat, number) => seatRow(page, seat, number))),
     leader ? null : page.host && lobby.status !== "playing" ? timersEditor(page) : timersCard(page),
+    // (everyone knows before the game whether its decisions may leave the server)
+    lobby.allow_export ? h("p", { class: "hint", id: "export-allowed" }, t("export_allowed")) : null,
     page.host ? hostControls(page, free) : h("p", { class: "hint" }, t("wait_for_host")),
     leader ? null : hostPanel(page),
   );
@@ -348,13 +350,15 @@ function housesDeal(page) {
   );
 }
 
-/** Which bot "Add a bot" seats (kept across redraws of the lobby). */
+/** Which bot "Add a bot" seats (kept across redraws of the lobby): an AI player too
+ * when the server has a model for them. */
 function botKind(page) {
   const select = h(
     "select",
     { id: "bot-kind", onchange: (event) => (page.botKind = event.target.value) },
     h("option", { value: "heuristic" }, t("fill_heuristic")),
     h("option", { value: "random" }, t("fill_random")),
+    page.lobby.ai ? h("option", { value: "llm" }, t("fill_llm")) : null,
   );
   select.value = page.botKind || "heuristic";
   return h("div", { class: "field" }, h("label", { for: "bot-kind" }, t("bot_kind")), select);

@@ -196,7 +196,7 @@ export function timersEditor(page) {
 }
 
 /** The room's switches, each sent at once: a bot plays an absent person's seat,
- * spectators are let in. */
+ * spectators are let in, the finished games may be exported. */
 function roomSwitches(page) {
   const lobby = page.lobby;
   return [
@@ -221,6 +221,17 @@ function roomSwitches(page) {
         onchange: (event) => sendSettings(page, { spectators: event.target.checked }),
       }),
       h("label", { for: "settings-spectators" }, t("spectators")),
+    ),
+    h(
+      "div",
+      { class: "field check" },
+      h("input", {
+        id: "settings-allow-export",
+        type: "checkbox",
+        checked: lobby.allow_export,
+        onchange: (event) => sendSettings(page, { allow_export: event.target.checked }),
+      }),
+      h("label", { for: "settings-allow-export" }, t("allow_export")),
     ),
   ];
 }

@@ -1,0 +1,325 @@
+"""AI players in a room (``lupus serve --llm-model``), over the wire: a real server, a
+fake OpenAI-compatible model on loopback (tests/fake_openai.py), scripted people and
+bots playing whole games.
+
+- The host seats an AI player (the lobby says so); it plays to the end with people and
+  bots; its lines are in the game's chat on the channels its seat speaks on (a pack
+  line reaches the pack alone), it answers a person's line, and what it was asked
+  holds the lines its seat may read and no card its seat does not know.
+- A model that fails every call still finishes the game (the heuristic bot stands in).
+- Without a model the host cannot seat one: refused, and the lobby offers none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.fake_openai import Fake, serving
+from tests.server_harness import Player, Server, ask, players
+from tests.test_ai_llm import SENTENCE, card_words
+
+from lupus import scenario as sc
+from lupus.engine.model import LEADER
+from lupus.families import deal, load
+from lupus.server.ai_seats import DAY_LINES
+
+Frame = dict[str, Any]
+
+COMPOSITION = {"werewolf": 2, "seer": 1, "villager": 5}
+SETTINGS: dict[str, Any] = {
+    "rules": "werewolf",
+    "players": 8,
+    "composition": COMPOSITION,
+    "host_name": "Ann",
+    "bot_delay": 0.05,
+    "pace": 0.4,  # (each night step is shown this long at least: the pack's line comes)
+    "timers": {"day": 2.5},
+}
+AI_SEAT = 1
+HOST_LINE = "Good morning everyone, who did we lose tonight?"
+
+
+def wolves_at(*seats: int) -> int:
+    """A room seed whose first deal gives ``seats`` the werewolves' cards (the server
+    deals game 1 of seed S from ``Random("S-1")``)."""
+    book = load("werewolf")
+    for seed in range(1000):
+        dealt = deal(book, 8, COMPOSITION, random.Random(f"{seed}-1"), {})
+        if all(dealt.roles[seat] == "werewolf" for seat in seats):
+            return seed
+    raise AssertionError("no such seed")
+
+
+class Model:
+    """The fake model's answers: a random legal choice for a decision, a numbered
+    line for a talk request (no ``response_format``); ``failing``: no answer at all."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random(3)
+        self.lock = threading.Lock()
+        self.said = 0
+        self.failing = False
+
+    def __call__(self, request: dict[str, Any]) -> str | None:
+        if self.failing:
+            return None
+        with self.lock:
+            if "response_format" not in request:
+                self.said += 1
+                return f"Line {self.said}: I only want what is best for the village."
+            schema = request["response_format"]["json_schema"]["schema"]
+            enum = schema["properties"]["choice"]["enum"]
+            return json.dumps({"choice": self.rng.choice(playing(enum))})
+
+
+def playing(choices: list[Any]) -> list[Any]:
+    """The choices of a player who plays: all but the last, the pass ("Stay asleep",
+    "Abstain"), when there are others (a pack that sleeps starves: the game is over)."""
+    return choices[:-1] if len(choices) > 1 else choices
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[tuple[Fake, Model, str]]:
+    fake, answers = Fake(), Model()
+    fake.script = answers
+    with serving(fake) as url:
+        yield fake, answers, url
+
+
+@contextlib.contextmanager
+def model_env(url: str | None) -> Iterator[None]:
+    """The environment naming the fake model's endpoint (``url``), while a server
+    starts (it reads it then)."""
+    saved = {name: os.environ.get(name) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    if url is not None:
+        os.environ.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="test")
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+
+
+@contextlib.contextmanager
+def started(database: Path, options: tuple[str, ...], url: str | None) -> Iterator[Server]:
+    with model_env(url):
+        server = Server(database, options=options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+OPTIONS = ("--llm-model", "fake", "--llm-timeout", "5")
+
+
+@pytest.fixture(scope="module")
+def server(
+    store_kind: str, tmp_path_factory: pytest.TempPathFactory, model: tuple[Fake, Model, str]
+) -> Iterator[Server]:
+    with started(tmp_path_factory.mktemp("ai") / "lupus.db", OPTIONS, model[2]) as running:
+        yield running
+
+
+async def play_along(player: Player, line: str | None = None, timeout: float = 90) -> None:
+    """Answer prompts at random to the end, saying ``line`` once the first day is shown."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while player.view is None or not player.view["finished"]:
+        view = player.view
+        if line is not None and view is not None and view["phase"] == "day":
+            await player.send({"type": "chat", "text": line})
+            line = None
+        elif view is not None and view["waiting"] and view["prompts"]:
+            await act(player, view)
+        else:
+            await player.receive(max(0.1, deadline - loop.time()))
+
+
+async def act(player: Player, view: Frame) -> None:
+    """A random choice of a prompt, never its pass (``playing``)."""
+    prompt = player.rng.choice(view["prompts"])
+    choice = player.rng.choice(playing(prompt["choices"]))
+    action = {"type": "act", "verb": prompt["verb"], "args": choice["args"]}
+    reply = await ask(player, **action, state_id=view["state_id"])
+    assert reply["type"] == "ack" or reply["code"] == "stale", reply
+
+
+async def seat_ai_and_play(server: Server, seed: int) -> tuple[str, Player, Player]:
+    """Ann (host, seat 0), the AI player (seat 1), Bo (seat 2), bots elsewhere: the
+    whole game; its id, Ann and Bo with every frame they received."""
+    created = server.create(**SETTINGS, seed=seed)
+    async with players(server, 2) as (ann, bo):
+        await ann.rejoin(created["room"], created["host_token"])
+        added = await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT)
+        assert added["type"] == "ack", added
+        assert (await bo.join(created["room"], "Bo"))["seat"] == 2
+        assert ann.lobby is not None and ann.lobby["ai"] is True
+        assert ann.lobby["seats"][AI_SEAT]["bot"] == "llm"
+        assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
+        await asyncio.gather(play_along(ann, HOST_LINE), play_along(bo))
+    lobby = httpx.get(f"{server.http}/api/rooms/{created['room']}").json()
+    assert lobby["status"] == "finished"
+    return str(lobby["game"]), ann, bo
+
+
+def user_texts(requests: list[dict[str, Any]]) -> list[str]:
+    return [m["content"] for r in requests for m in r["messages"] if m["role"] == "user"]
+
+
+def assert_nothing_unknown(server: Server, game_id: str, requests: list[dict[str, Any]]) -> None:
+    """No request names another player beside a card the AI's seat never knew (what it
+    knew at the end: a card once known stays known)."""
+    stored = httpx.get(f"{server.http}/api/games/{game_id}/scenario").json()
+    game = sc.replay(sc.parse(stored)).game  # (over: every card shown)
+    # (the last action ended it: before it, what the seat knew when last asked)
+    before = sc.replay(sc.parse({**stored, "actions": stored["actions"][:-1]})).game
+    assert game.finished and not before.finished
+    book = load("werewolf")
+    words = card_words(book)
+    known = before.view(AI_SEAT).known_roles()
+    truth = game.view(LEADER).known_roles()
+    names = {s: re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for s, n in enumerate(game.names)}
+    secret = {s: r for s, r in truth.items() if s != AI_SEAT and known.get(s) != r}
+    assert secret  # (the seer's card, at least, is never the AI's to know)
+    for text in user_texts(requests):
+        for sentence in SENTENCE.split(text.replace(book.name("rulebook"), "").replace("\n", " ")):
+            for other, role in secret.items():
+                assert not (names[other].search(sentence) and words[role].search(sentence)), (
+                    other,
+                    role,
+                    sentence,
+                )
+
+
+def test_an_ai_player_plays_and_talks_by_its_seats_rules(
+    server: Server, model: tuple[Fake, Model, str]
+) -> None:
+    fake, answers, _ = model
+    fake.requests.clear()
+    answers.said = 0
+    game_id, ann, bo = asyncio.run(seat_ai_and_play(server, wolves_at(0, AI_SEAT)))
+    requests = list(fake.requests)
+    store = server.store()
+    try:
+        chat = store.chat(game_id)
+    finally:
+        store.close()
+    mine = [line for line in chat if line["seat"] == AI_SEAT]
+    channels = {str(line["channel"]) for line in mine}
+    assert channels <= {"day", "pack"} and channels == {"day", "pack"}, mine
+    assert all(str(line["text"]).startswith("Line ") for line in mine)
+    for line in mine:
+        if line["channel"] == "pack":  # (the pack awake: the two wolves, Ann and the AI)
+            assert line["seats"] == [0, AI_SEAT]
+    got = {
+        name: [f for f in p.frames if f["type"] == "chat"] for name, p in (("ann", ann), ("bo", bo))
+    }
+    assert not [f for f in got["bo"] if f["channel"] == "pack"]
+    pack_lines = {line["text"] for line in mine if line["channel"] == "pack"}
+    assert pack_lines <= {f["text"] for f in got["ann"] if f["channel"] == "pack"}
+    assert {line["text"] for line in mine if line["channel"] == "day"} <= {
+        f["text"] for f in got["bo"]
+    }
+    days = sc.replay(
+        sc.parse(httpx.get(f"{server.http}/api/games/{game_id}/scenario").json())
+    ).game.number
+    day_lines = [line for line in mine if line["channel"] == "day"]
+    assert 2 <= len(day_lines) <= DAY_LINES * days  # (one as day 1 opened, one answer)
+    talk = [r for r in requests if "response_format" not in r]
+    decisions = [r for r in requests if "response_format" in r]
+    assert len(talk) == answers.said and talk and decisions
+    assert any(HOST_LINE in text for text in user_texts(talk))  # (people's lines heard)
+    assert any(HOST_LINE in text for text in user_texts(decisions))
+    assert_nothing_unknown(server, game_id, requests)
+
+
+def test_a_failing_model_still_finishes_the_game(
+    server: Server, model: tuple[Fake, Model, str]
+) -> None:
+    fake, answers, _ = model
+    fake.requests.clear()
+    answers.failing = True
+    try:
+        game_id, _, _ = asyncio.run(seat_ai_and_play(server, wolves_at(AI_SEAT)))
+    finally:
+        answers.failing = False
+    assert fake.requests  # (asked, and every call failed)
+    store = server.store()
+    try:
+        chat = store.chat(game_id)
+    finally:
+        store.close()
+    assert not [line for line in chat if line["seat"] == AI_SEAT]  # (no answer: no line)
+
+
+def test_without_a_model_no_ai_player_is_seated(store_kind: str, tmp_path: Path) -> None:
+    with started(tmp_path / "lupus.db", (), None) as plain:
+        created = plain.create(**SETTINGS)
+
+        async def try_it() -> tuple[Frame, Frame | None]:
+            async with players(plain, 1) as (ann,):
+                await ann.rejoin(created["room"], created["host_token"])
+                return await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT), ann.lobby
+
+        refused, lobby = asyncio.run(try_it())
+    assert refused["type"] == "error" and refused["code"] == "not_allowed"
+    assert refused["reason"] == "no_ai_model", refused
+    assert "--llm-model" in refused["message"]
+    assert lobby is not None and lobby["ai"] is False and lobby["seats"][AI_SEAT] is None
+
+
+def test_a_restarted_server_resumes_its_ai_player(
+    store_kind: str, tmp_path: Path, model: tuple[Fake, Model, str]
+) -> None:
+    """Killed as the first day opens, the server comes back with the room, its AI seat
+    plays on (it decides again, asking the model), and the game ends."""
+    fake, _, url = model
+    with started(tmp_path / "lupus.db", OPTIONS, url) as server:
+        created = server.create(**SETTINGS, seed=wolves_at(AI_SEAT))
+        room = created["room"]
+
+        async def until_day() -> list[str | None]:
+            async with players(server, 2) as (ann, bo):
+                await ann.rejoin(room, created["host_token"])
+                assert (await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT))["type"] == "ack"
+                await bo.join(room, "Bo")
+                assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
+                while ann.view is None or ann.view["phase"] != "day":
+                    view = ann.view
+                    if view is not None and view["waiting"] and view["prompts"]:
+                        await act(ann, view)
+                    else:
+                        await ann.receive()
+                return [ann.token, bo.token]
+
+        tokens = asyncio.run(until_day())
+        server.kill()
+        fake.requests.clear()
+        with model_env(url):
+            server.start()
+
+        async def to_the_end() -> None:
+            async with players(server, 2) as (ann, bo):
+                for player, token in zip((ann, bo), tokens, strict=True):
+                    assert token is not None
+                    await player.rejoin(room, token)
+                await asyncio.gather(play_along(ann), play_along(bo))
+
+        asyncio.run(to_the_end())
+        lobby = httpx.get(f"{server.http}/api/rooms/{room}").json()
+    assert lobby["status"] == "finished" and lobby["seats"][AI_SEAT]["bot"] == "llm"
+    assert [r for r in fake.requests if "response_format" in r]  # (it decided again)

@@ -17,34 +17,12 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from lupus.ai.played import Played
-from lupus.engine.game import Game
+from lupus.ai.tally import kinds_of, tally_of
 from lupus.sim.config import SimConfig, SimResult, Tally
-from lupus.sim.selfplay import Table, days_played, play, seat_factions
+from lupus.sim.selfplay import Table, play
 
 if TYPE_CHECKING:
     from lupus.ai.llm.client import Model
-
-
-def kinds_of(table: Table, game: Game) -> tuple[str, ...]:
-    """The kind of player at each seat of ``game``: its dealt faction's, as
-    ``selfplay.play`` hands out the bots."""
-    kinds = table.bot_kinds
-    return tuple(kinds.get(faction, table.fallback) for faction in seat_factions(table.book, game))
-
-
-def tally_of(played: Played) -> Tally:
-    """One game's part of the run's sums, from its record alone (``lupus.sim``'s
-    numbers: a game, its winner, its days and actions, its model seats' costs)."""
-    game, cost = played.game, played.cost
-    tally = Tally(games=1, days=days_played(game), actions=len(game.history))
-    if game.outcome is not None and game.outcome.winner is not None:
-        tally.wins[game.outcome.winner] += 1
-    tally.decisions = cost.decisions
-    tally.fallbacks = cost.fallbacks.total()
-    tally.tokens = cost.tokens
-    tally.reasons.update(cost.fallbacks)
-    tally.said = cost.said
-    return tally
 
 
 def played(

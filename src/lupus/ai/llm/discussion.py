@@ -28,7 +28,7 @@ from lupus.ai.llm.bot import Usage
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.speech import speak
 from lupus.ai.llm.talk import Line
-from lupus.ai.tournament import kinds_of
+from lupus.ai.tally import kinds_of
 from lupus.engine.game import Game
 from lupus.sim.selfplay import Table
 

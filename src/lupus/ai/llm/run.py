@@ -17,7 +17,7 @@ from lupus.ai.llm.bot import LlmBot, Usage
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.discussion import Discussion
 from lupus.ai.played import Played
-from lupus.ai.tournament import kinds_of, tally_of
+from lupus.ai.tally import kinds_of, tally_of
 from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
 from lupus.rulebooks.schema import Rulebook

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.fake_openai import Fake, serving
+from tests.fake_openai import Fake, decisions, serving, talks
 
 from lupus.ai.llm.prompt import decision
 from lupus.ai.llm.settings import LlmSettings
@@ -51,7 +51,8 @@ def run(
 ) -> dict[str, Any]:
     monkeypatch.setenv("OPENAI_BASE_URL", url or "http://127.0.0.1:9/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "test")
-    settings = LlmSettings(model="fake", **{"timeout": 5.0, "concurrency": 2, **llm})
+    # (silent seats by default: these tests count decisions; talk: tests/test_ai_talk.py)
+    settings = LlmSettings(model="fake", **{"timeout": 5.0, "concurrency": 2, "talk": 0, **llm})
     config = SimConfig(
         rules=rules, players=small_table(rules), bots=bots or {"*": "llm"}, seed=7, llm=settings
     )
@@ -261,7 +262,8 @@ def test_lupus_simulate_plays_model_seats_per_faction(
     assert done.exit_code == 0, done.output
     data = json.loads(done.output)
     assert data["games"] == 2 and data["fallbacks"] == 0
-    assert data["llm_decisions"] == len(fake.requests) > 0
+    assert data["llm_decisions"] == len(decisions(fake.requests)) > 0
+    assert data["lines_said"] == len(talks(fake.requests)) > 0  # (--llm-talk: 1 a day)
     assert data["tokens"] == 10 * len(fake.requests)
     refused = CliRunner().invoke(app, ["simulate", "--bots", "llm", "--games", "1"])
     assert refused.exit_code != 0 and "--llm-model" in refused.output

@@ -26,6 +26,18 @@ from lupus.cli_input import (
 )
 from lupus.cli_reports import balance_lines, simulation_lines
 from lupus.cli_serve import db_app, serve
+from lupus.cli_simulate import (
+    Export,
+    LlmBudget,
+    LlmCache,
+    LlmConcurrency,
+    LlmModel,
+    LlmTalk,
+    LlmTimeout,
+    check_export,
+    llm_settings,
+    simulated_run,
+)
 from lupus.engine.errors import LupusError, SetupError
 from lupus.engine.model import LEADER
 from lupus.engine.untrusted import exact_int, quoted
@@ -116,37 +128,6 @@ def demo(
     _print_lines(narrate(result.game.view(LEADER), lang))
 
 
-# ``lupus simulate``'s language-model seats (lupus.ai.llm, docs/ai.md)
-LlmModel = Annotated[
-    str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
-]
-LlmTimeout = Annotated[float, typer.Option(help="Seconds per model decision.")]
-LlmBudget = Annotated[
-    int | None, typer.Option(help="Tokens per game; past it the heuristic bot decides.")
-]
-LlmConcurrency = Annotated[int, typer.Option(help="Model games (and calls) at once.")]
-LlmCache = Annotated[
-    Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
-]
-
-
-def _llm_settings(
-    model: str | None, timeout: float, budget: int | None, concurrency: int, cache: Path | None
-) -> LlmSettings | None:
-    """The model seats' settings, if a model was named (checked with the run)."""
-    if model is None:
-        return None
-    from lupus.ai.llm.settings import LlmSettings
-
-    return LlmSettings(
-        model=model,
-        timeout=timeout,
-        budget=budget,
-        concurrency=concurrency,
-        cache=None if cache is None else str(cache),
-    )
-
-
 @app.command()
 def simulate(
     rules: Annotated[str, typer.Option("--rules", help="Rulebook id or .toml path.")] = "werewolf",
@@ -171,34 +152,34 @@ def simulate(
     llm_budget: LlmBudget = None,
     llm_concurrency: LlmConcurrency = 4,
     llm_cache: LlmCache = None,
+    llm_talk: LlmTalk = 1,
+    export: Export = None,
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
     Every value is checked before a game is played or a worker started (games from 1
     to 100,000,000, workers from 1 to 256: docs/architecture.md, "Limits")."""
-    from rich.progress import Progress
-
-    from lupus.sim import simulate as run
     from lupus.sim.runner import check_run
 
     try:
-        n_workers = worker_count(workers)
+        n_workers = 1 if export is not None else worker_count(workers)
         check_run(games, n_workers, backend)
-        llm = _llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache)
+        if export is not None:
+            check_export(export, backend, workers)
+        llm = llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache, llm_talk)
         config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
     book, players = config.book, config.players
     show = not as_json and games >= 2000 and sys.stderr.isatty()
-    try:
-        with Progress(transient=True, disable=not show) as bar:
-            task = bar.add_task("playing", total=games)
-            result = run(  # (workers, backend, Ray's address, progress)
-                config, games, n_workers, backend, ray_address, lambda n: bar.advance(task, n)
-            )
-    except LupusError as exc:  # (no game played is no success)
+    try:  # (no game played is no success)
+        ran = simulated_run(config, games, n_workers, backend, ray_address, export, show)
+        result, exported = ran
+    except LupusError as exc:
         raise fail(exc) from exc
     data = result.as_dict()
+    if exported is not None:
+        data["exported"] = exported
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
         return
@@ -206,7 +187,10 @@ def simulate(
         f"{book.name('rulebook')}: {players} players, {data['games']} games "
         f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}"
     )
-    _print_lines(simulation_lines(header, config, data))
+    lines = simulation_lines(header, config, data)
+    if export is not None:
+        lines.append(f"exported: {exported} decisions to {shown_path(export)}")
+    _print_lines(lines)
 
 
 def _sim_config(

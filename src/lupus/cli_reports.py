@@ -33,7 +33,8 @@ def simulation_lines(header: str, config: SimConfig, data: dict[str, Any]) -> li
         why = ", ".join(f"{k} {n}" for k, n in data["fallback_reasons"].items())
         lines.append(
             f"model decisions: {data['llm_decisions']}, by the heuristic bot instead: "
-            f"{data['fallbacks']}{f' ({why})' if why else ''}; tokens: {data['tokens']}"
+            f"{data['fallbacks']}{f' ({why})' if why else ''}; tokens: {data['tokens']}; "
+            f"lines said: {data['lines_said']}"
         )
     return lines
 

@@ -14,13 +14,16 @@ one reader reads both.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import IO, Any
 
+from lupus import scenario
 from lupus.ai.llm.prompt import decision
+from lupus.ai.llm.talk import Line
+from lupus.ai.played import Played
 from lupus.engine.game import Game
-from lupus.engine.model import Action
+from lupus.engine.model import LEADER, Action
 from lupus.engine.views import View
 
 KEYS = ("game", "seat", "view", "sentences", "choices", "choice", "fallback", "outcome")
@@ -53,10 +56,17 @@ class DecisionRecord:
 
 
 def record(
-    game: str, view: View, action: Action, fallback: bool, lang: str | None = None
+    game: str,
+    view: View,
+    action: Action,
+    fallback: bool,
+    lang: str | None = None,
+    heard: Sequence[Line] = (),
 ) -> DecisionRecord:
-    """The record of ``action``, taken by ``view.seat`` from ``view`` (its outcome open)."""
-    asked = decision(view, lang)
+    """The record of ``action``, taken by ``view.seat`` from ``view`` (its outcome
+    open), having heard ``heard`` (its sentences keep those the seat may read: the
+    prompt a model seat was asked)."""
+    asked = decision(view, lang, heard)
     story = asked.messages[-1]["content"].splitlines()
     move = (action.verb, tuple(action.args))
     choice = asked.moves.index(move) if move in asked.moves else None
@@ -90,3 +100,35 @@ def lines(records: list[DecisionRecord], game: Game) -> Iterator[str]:
     """The JSON lines of a finished game's decisions, each with its seat's outcome."""
     for one in records:
         yield one.ended(game).line()
+
+
+def decisions(played: Played, game_id: str, lang: str | None = None) -> Iterator[DecisionRecord]:
+    """Every decision of a seat in ``played``'s game (the leader's closing of steps is
+    none), in order, each with its seat's outcome: the game is replayed from its start
+    (its scenario), so each view is the one its seat had just before it acted, and the
+    lines it had heard by then are those said before (``Line.at``)."""
+    finished = played.game
+    game = scenario.setup(scenario.parse(finished.to_scenario(), game_id))
+    said = sorted(played.lines, key=lambda line: line.at)
+    heard: list[Line] = []
+    taken: list[DecisionRecord] = []
+    for position, action in enumerate(finished.history):
+        while len(heard) < len(said) and said[len(heard)].at <= position:
+            heard.append(said[len(heard)])
+        if action.actor != LEADER:
+            view = game.seen(action.actor)
+            fallback = position in played.fallbacks
+            taken.append(record(game_id, view, action, fallback, lang, heard))
+        game.apply(action)
+    for one in taken:
+        yield one.ended(finished)
+
+
+def write(records: Iterable[DecisionRecord], out: IO[str]) -> int:
+    """``records`` as JSON lines on ``out``; how many."""
+    count = 0
+    for one in records:
+        out.write(one.line())
+        out.write("\n")
+        count += 1
+    return count

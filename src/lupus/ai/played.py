@@ -21,7 +21,9 @@ from lupus.engine.game import Game
 class Cost:
     """What a game's model seats cost: ``decisions`` asked, ``calls`` made (``cached``
     of them read back), ``tokens`` and ``seconds`` spent (the replies' own, so a
-    replay from the cache reports the recorded run's), ``fallbacks`` by reason."""
+    replay from the cache reports the recorded run's), ``fallbacks`` by reason;
+    ``talks``: talk requests asked (their calls and tokens are counted above too),
+    ``said``: the lines they gave (a failed or empty answer says nothing)."""
 
     decisions: int = 0
     calls: int = 0
@@ -29,6 +31,8 @@ class Cost:
     tokens: int = 0
     seconds: float = 0.0
     fallbacks: Counter[str] = field(default_factory=Counter)
+    talks: int = 0
+    said: int = 0
 
 
 @dataclass(frozen=True)

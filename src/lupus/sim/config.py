@@ -101,6 +101,7 @@ class Tally:
     fallbacks: int = 0
     tokens: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
+    said: int = 0  # lines the model seats said (lupus.ai.llm.discussion)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -111,6 +112,7 @@ class Tally:
         self.fallbacks += other.fallbacks
         self.tokens += other.tokens
         self.reasons.update(other.reasons)
+        self.said += other.said
 
 
 @dataclass
@@ -154,4 +156,5 @@ class SimResult:
             out["fallbacks"] = t.fallbacks
             out["fallback_reasons"] = dict(sorted(t.reasons.items()))
             out["tokens"] = t.tokens
+            out["lines_said"] = t.said
         return out

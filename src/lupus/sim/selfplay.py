@@ -105,11 +105,14 @@ def play(
     index: int,
     most: int = MAX_ACTIONS,
     make: Callable[[str, Rulebook], Bot] = make_bot,
+    watch: Callable[[Game], None] | None = None,
 ) -> tuple[Game, int]:
     """Game ``index`` of the run ``table`` belongs to, played to its end (or stopped
     after ``most`` actions: ``MAX_ACTIONS``), and its action count. ``make``: the bot
     of each kind but the random one, for this game (language-model seats are made
-    with their run's model: ``lupus.ai.llm.run``)."""
+    with their run's model: ``lupus.ai.llm.run``). ``watch``: called with the game
+    before each action (model seats talk then: ``lupus.ai.llm.discussion``); it must
+    not change the game."""
     book = table.book
     game, rng = set_up(table, index)
     made: dict[str, Bot] = {"random": table.random_bot}  # one bot of each other kind per game
@@ -124,6 +127,8 @@ def play(
     step, budget = game.step, 0
     patience = 4 * game.n
     while not game.finished:
+        if watch is not None:
+            watch(game)
         if game.step is not step:
             step, budget = game.step, 0
         budget += 1

@@ -19,29 +19,39 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.prompt import decision
 from lupus.ai.llm.talk import Line
+from lupus.ai.played import Cost
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.model import Action
 from lupus.engine.views import View
 from lupus.rulebooks.schema import Rulebook
 
+if TYPE_CHECKING:
+    from lupus.ai.llm.discussion import Discussion
+
 
 @dataclass
 class Usage:
     """What one game's model seats cost and how often the stand-in decided for them:
-    ``decisions`` asked, ``calls`` made (recorded replies included), ``cached`` of them
-    read back, ``tokens`` spent, ``fallbacks`` taken, by reason (``bad``: no legal
-    choice in the last answer, ``failure``, ``timeout``, ``budget``)."""
+    ``decisions`` asked, ``calls`` made (recorded replies included, talk too),
+    ``cached`` of them read back, ``tokens`` spent and ``seconds`` taken (decisions and
+    talk: one budget), ``fallbacks`` taken, by reason (``bad``: no legal choice in the
+    last answer, ``failure``, ``timeout``, ``budget``), ``talks`` asked and lines
+    ``said`` (``lupus.ai.llm.discussion``)."""
 
     decisions: int = 0
     calls: int = 0
     cached: int = 0
     tokens: int = 0
+    seconds: float = 0.0
     fallbacks: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
+    talks: int = 0
+    said: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def fell_back(self, reason: str) -> None:
@@ -49,17 +59,39 @@ class Usage:
             self.fallbacks += 1
             self.reasons[reason] += 1
 
+    def cost(self) -> Cost:
+        """The game's cost as its ``Played`` record keeps it."""
+        return Cost(
+            decisions=self.decisions,
+            calls=self.calls,
+            cached=self.cached,
+            tokens=self.tokens,
+            seconds=self.seconds,
+            fallbacks=Counter(self.reasons),
+            talks=self.talks,
+            said=self.said,
+        )
+
 
 class LlmBot:
     """Plays every model seat of one game (one bot per game, as the simulator makes
-    every kind but the random one), sharing the game's token budget."""
+    every kind but the random one), sharing the game's token budget. With the game's
+    ``discussion``, each decision hears the lines said so far (those its seat may read)
+    and each decision the stand-in takes is noted at its place in the game."""
 
     name = "llm"
 
-    def __init__(self, book: Rulebook, model: Model, usage: Usage | None = None) -> None:
+    def __init__(
+        self,
+        book: Rulebook,
+        model: Model,
+        usage: Usage | None = None,
+        discussion: Discussion | None = None,
+    ) -> None:
         self.model = model
         self.settings = model.settings
         self.usage = usage if usage is not None else Usage()
+        self.discussion = discussion
         self.stand_in = HeuristicBot(book)
 
     def act(self, view: View, rng: random.Random, heard: Sequence[Line] = ()) -> Action:
@@ -67,6 +99,9 @@ class LlmBot:
         ``heard``: the lines said that the seat may read (``talk.heard``)."""
         usage = self.usage
         usage.decisions += 1
+        talk = self.discussion
+        if talk is not None:  # (the simulator's games: the lines said so far)
+            heard = talk.lines
         asked = decision(view, self.settings.lang, heard)
         budget = self.settings.budget
         messages = asked.messages
@@ -85,6 +120,7 @@ class LlmBot:
             usage.calls += 1
             usage.cached += cached
             usage.tokens += reply.tokens
+            usage.seconds += reply.seconds
             spent += reply.seconds
             if reply.kind == "timeout":
                 reason = "timeout"
@@ -98,4 +134,6 @@ class LlmBot:
             reason = "bad"
             messages = asked.retry(reply.text)
         usage.fell_back(reason)
+        if talk is not None:
+            talk.fallbacks.add(talk.at)
         return self.stand_in.act(view, rng)

@@ -19,6 +19,11 @@ DEFAULT_TIMEOUT: Final = 30.0
 DEFAULT_CONCURRENCY: Final = 4
 """Games in flight, and so calls at once (``--llm-concurrency``)."""
 
+TALK: Final = 1
+"""Lines each model seat says in a day's discussion (``--llm-talk``), one a round."""
+
+MAX_TALK: Final = 10
+
 RETRIES: Final = 1
 """A bad answer (or a failed call) is asked again this many times before the
 heuristic bot's choice replaces it."""
@@ -30,7 +35,8 @@ class LlmSettings:
     ``budget``: tokens per game (None: no limit; past it every decision falls back);
     ``concurrency``: games played at once (each waits on its own calls); ``cache``: a
     JSONL file of every reply, read first and appended to; ``lang``: the language the
-    prompt is told in (None: the rulebook's)."""
+    prompt is told in (None: the rulebook's); ``talk``: lines each model seat says in a
+    day's discussion (0: model seats never talk, by day or at night)."""
 
     model: str
     timeout: float = DEFAULT_TIMEOUT
@@ -39,6 +45,7 @@ class LlmSettings:
     cache: str | None = None
     retries: int = RETRIES
     lang: str | None = None
+    talk: int = TALK
 
     def check(self) -> None:
         """SetupError unless every value is one a run can use."""
@@ -50,5 +57,7 @@ class LlmSettings:
             raise SetupError(f"--llm-budget: a number of tokens, not {self.budget}")
         if not 1 <= self.concurrency <= 256:
             raise SetupError(f"--llm-concurrency: 1 to 256, not {self.concurrency}")
+        if type(self.talk) is not int or not 0 <= self.talk <= MAX_TALK:
+            raise SetupError(f"--llm-talk: 0 to {MAX_TALK} lines a day, not {self.talk}")
         if not 0 <= self.retries <= 10:
             raise SetupError(f"retries: 0 to 10, not {self.retries}")

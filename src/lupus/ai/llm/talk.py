@@ -16,13 +16,17 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Line:
     """One line said by ``seat`` on ``channel`` ("day" or "pack") in the day's or
-    night's ``number``; ``readers``: the seats that read it (None: every seat)."""
+    night's ``number``; ``readers``: the seats that read it (None: every seat); ``at``:
+    how many actions the game had taken when it was said (``len(game.history)``), so
+    that a dataset knows which lines were heard before each decision: those with
+    ``at`` at most the decision's position in the history."""
 
     seat: int
     channel: str
     number: int
     text: str
     readers: tuple[int, ...] | None = None
+    at: int = 0
 
     def read_by(self, seat: int) -> bool:
         return self.readers is None or seat in self.readers or seat == self.seat
@@ -34,9 +38,11 @@ class Line:
             "number": self.number,
             "text": self.text,
             "readers": None if self.readers is None else list(self.readers),
+            "at": self.at,
         }
 
 
-def heard(lines: Iterable[Line], seat: int) -> list[Line]:
-    """The lines of ``lines`` that ``seat`` may read, in the order they were said."""
-    return [line for line in lines if line.read_by(seat)]
+def heard(lines: Iterable[Line], seat: int, before: int | None = None) -> list[Line]:
+    """The lines of ``lines`` that ``seat`` may read, in the order they were said (with
+    ``before``: those said by then, ``at`` at most ``before``)."""
+    return [line for line in lines if line.read_by(seat) and (before is None or line.at <= before)]

@@ -1,0 +1,108 @@
+"""When model seats talk in a simulated game, and who hears them.
+
+The simulator's loop calls a game's ``Discussion`` before each action
+(``selfplay.play``'s ``watch``); it changes nothing in the game. Two moments open the
+talk, each once:
+
+- the day's discussion: the first time in a day that the day's vote is open (a step
+  offering one of ``DAY_VOTES``), every living model seat, in seat order, says a line
+  on ``day``, read by every seat; ``settings.talk`` rounds of it, each seat hearing
+  what was said before its turn, the earlier rounds included;
+- the pack's night: when the pack's step opens (``Family.awake_together``: the seats
+  awake together) with a model seat among them, each model seat of the pack says one
+  line on ``pack``, read by the pack awake then and nobody else.
+
+Seats of other kinds say nothing. Talk is paid from the game's token budget like the
+decisions (past it nobody talks), and a talk request that fails, times out or gives an
+empty answer says nothing: the game goes on. Every decision of a model seat hears the
+lines said so far (``LlmBot``; its prompt keeps those its seat may read), and each line
+keeps its place in the game (``Line.at``), so that a dataset can tell what was heard
+before each decision (``lupus.ai.export``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lupus.ai.llm.bot import Usage
+from lupus.ai.llm.client import Model
+from lupus.ai.llm.speech import speak
+from lupus.ai.llm.talk import Line
+from lupus.ai.tally import kinds_of
+from lupus.engine.game import Game
+from lupus.sim.selfplay import Table
+
+DAY_VOTES: Final = frozenset({"vote", "elect", "nominate", "token"})
+"""The verbs of the day's votes (the village's vote and lynch, the captain's election,
+the maffia's nominations, Lupusburg's first voting): the discussion opens before the
+first of them in a day."""
+
+
+class Discussion:
+    """One game's talk: the lines said (``lines``, in order), where the game is
+    (``at``: the position in ``game.history`` of the action about to be taken) and the
+    positions of the actions the stand-in took for a model seat (``fallbacks``, noted
+    by ``LlmBot``)."""
+
+    def __init__(self, table: Table, model: Model, usage: Usage) -> None:
+        self.table = table
+        self.model = model
+        self.usage = usage
+        self.rounds = model.settings.talk
+        self.lines: list[Line] = []
+        self.fallbacks: set[int] = set()
+        self.at = 0
+        self.step: object = None
+        self.llm: frozenset[int] | None = None
+        self.days: set[int] = set()
+        self.nights: set[tuple[int, str]] = set()
+
+    def __call__(self, game: Game) -> None:
+        """Before each action: talk if a discussion opens now."""
+        self.at = len(game.history)
+        step = game.step
+        if step is self.step:
+            return
+        self.step = step
+        if step is None or self.rounds == 0:
+            return
+        if self.llm is None:
+            kinds = kinds_of(self.table, game)
+            self.llm = frozenset(seat for seat, kind in enumerate(kinds) if kind == "llm")
+        if game.phase == "day":
+            if game.number not in self.days and any(
+                prompt.verb in DAY_VOTES for prompt in game.prompts()
+            ):
+                self.days.add(game.number)
+                self.day(game, self.llm)
+            return
+        awake = self.table.family.awake_together(game)
+        night = (game.number, step.id)
+        if awake & self.llm and night not in self.nights:
+            self.nights.add(night)
+            readers = tuple(sorted(awake))
+            for seat in sorted(awake & self.llm):
+                self.say(game, seat, "pack", readers)
+
+    def day(self, game: Game, llm: frozenset[int]) -> None:
+        for _ in range(self.rounds):
+            for seat in sorted(llm):
+                if game.alive[seat]:
+                    self.say(game, seat, "day", None)
+
+    def say(self, game: Game, seat: int, channel: str, readers: tuple[int, ...] | None) -> None:
+        """``seat``'s line on ``channel``, if the budget allows one and the model gives
+        it."""
+        usage = self.usage
+        budget = self.model.settings.budget
+        if budget is not None and usage.tokens >= budget:
+            return
+        spoken = speak(self.model, game.seen(seat), self.lines, channel)
+        usage.talks += 1
+        usage.calls += 1
+        usage.cached += spoken.cached
+        usage.tokens += spoken.reply.tokens
+        usage.seconds += spoken.reply.seconds
+        if spoken.text is not None:
+            usage.said += 1
+            self.lines.append(Line(seat, channel, game.number, spoken.text, readers, self.at))

@@ -32,9 +32,11 @@ from lupus.cli_simulate import (
     LlmCache,
     LlmConcurrency,
     LlmModel,
+    LlmPrice,
     LlmTalk,
     LlmTimeout,
-    check_export,
+    Report,
+    check_recorded,
     llm_settings,
     simulated_run,
 )
@@ -154,6 +156,8 @@ def simulate(
     llm_cache: LlmCache = None,
     llm_talk: LlmTalk = 1,
     export: Export = None,
+    report: Report = None,
+    llm_price: LlmPrice = None,
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
@@ -162,10 +166,12 @@ def simulate(
     from lupus.sim.runner import check_run
 
     try:
-        n_workers = 1 if export is not None else worker_count(workers)
+        recorded = export is not None or report is not None
+        n_workers = 1 if recorded else worker_count(workers)
         check_run(games, n_workers, backend)
-        if export is not None:
-            check_export(export, backend, workers)
+        check_recorded(export, report, backend, workers)
+        if llm_price is not None and not 0 <= llm_price < 1e9:
+            raise SetupError(f"--llm-price: a price per million tokens, not {llm_price}")
         llm = llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache, llm_talk)
         config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
@@ -173,7 +179,9 @@ def simulate(
     book, players = config.book, config.players
     show = not as_json and games >= 2000 and sys.stderr.isatty()
     try:  # (no game played is no success)
-        ran = simulated_run(config, games, n_workers, backend, ray_address, export, show)
+        ran = simulated_run(
+            config, games, n_workers, backend, ray_address, export, show, report, llm_price
+        )
         result, exported = ran
     except LupusError as exc:
         raise fail(exc) from exc
@@ -190,6 +198,8 @@ def simulate(
     lines = simulation_lines(header, config, data)
     if export is not None:
         lines.append(f"exported: {exported} decisions to {shown_path(export)}")
+    if report is not None:
+        lines.append(f"report: {shown_path(report / 'report.md')}")
     _print_lines(lines)
 
 

@@ -1,6 +1,6 @@
-"""``lupus simulate``'s options for language-model seats and decision datasets
-(``--llm-*``, ``--export``; docs/ai.md) and its run, apart from the command so that the
-command stays short."""
+"""``lupus simulate``'s options for language-model seats, decision datasets and
+tournament reports (``--llm-*``, ``--export``, ``--report``; docs/ai.md) and its run,
+apart from the command so that the command stays short."""
 
 from __future__ import annotations
 
@@ -36,6 +36,13 @@ Export = Annotated[
     Path | None,
     typer.Option(help="Write every decision of every game as JSON lines (one process)."),
 ]
+Report = Annotated[
+    Path | None,
+    typer.Option(help="Write a tournament report (tables, plots, replay pages) to this folder."),
+]
+LlmPrice = Annotated[
+    float | None, typer.Option(help="Price per million tokens, for the report's cost.")
+]
 
 
 def llm_settings(
@@ -61,40 +68,76 @@ def llm_settings(
     )
 
 
-def check_export(path: Path, backend: str, workers: int | None) -> None:
-    """SetupError unless ``--export`` can be done as asked: its games are played in
-    this process (each whole game is kept to be told decision by decision), so neither
-    Ray nor a pool of processes."""
+def check_recorded(
+    export: Path | None, report: Path | None, backend: str, workers: int | None
+) -> None:
+    """SetupError unless ``--export`` and ``--report`` can be done as asked: their games
+    are played in this process (each whole game is kept, to be told decision by
+    decision or rated and replayed), so neither Ray nor a pool of processes; the file's
+    folder exists; the report's folder is not a file."""
     from lupus.cli_input import writable
 
-    if backend != "processes":
-        raise SetupError("--export: the games are played in this process, not on Ray")
-    if workers is not None and workers != 1:
-        raise SetupError("--export: the games are played in one process (drop --workers)")
-    writable(path, "--export")
+    for flag, given in (("--export", export), ("--report", report)):
+        if given is None:
+            continue
+        if backend != "processes":
+            raise SetupError(f"{flag}: the games are played in this process, not on Ray")
+        if workers is not None and workers != 1:
+            raise SetupError(f"{flag}: the games are played in one process (drop --workers)")
+    if export is not None:
+        writable(export, "--export")
+    if report is not None:
+        if report.exists() and not report.is_dir():
+            raise SetupError(f"--report: {shown_path(report)} is a file, not a folder")
+        # (a folder that is not there yet is made: its parent must be)
+        writable(report / "report.md" if report.exists() else report, "--report")
 
 
-def run_export(
-    config: SimConfig, games: int, path: Path, progress: Callable[[int], None] | None = None
-) -> tuple[SimResult, int]:
-    """The run, every decision of its games written to ``path`` (UTF-8 JSON lines, game
-    after game); its result and the number of lines."""
+def run_recorded(
+    config: SimConfig,
+    games: int,
+    export: Path | None,
+    report: Path | None,
+    price: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[SimResult, int | None]:
+    """The run, every decision of its games written to ``export`` (UTF-8 JSON lines,
+    game after game) and its report to ``report``; its result and the number of lines
+    exported (None without ``export``). The report keeps every game until the end."""
     from lupus.ai.export import decisions, write
     from lupus.ai.tournament import simulated
 
     lang = config.llm.lang if config.llm is not None else None
+    kept: list[Played] = []
     written = 0
     try:
-        with path.open("w", encoding="utf-8") as out:
+        out = None if export is None else export.open("w", encoding="utf-8")
+        try:
 
             def each(played: Played) -> None:
                 nonlocal written
-                written += write(decisions(played, f"{config.seed}:{played.index}", lang), out)
+                if out is not None:
+                    game_id = f"{config.seed}:{played.index}"
+                    written += write(decisions(played, game_id, lang), out)
+                if report is not None:
+                    kept.append(played)
 
             result = simulated(config, games, each, progress)
+        finally:
+            if out is not None:
+                out.close()
     except OSError as exc:
-        raise SetupError(f"--export: cannot write {shown_path(path)}: {exc.strerror}") from exc
-    return result, written
+        where = shown_path(export) if export is not None else "the file"
+        raise SetupError(f"--export: cannot write {where}: {exc.strerror}") from exc
+    if report is not None:
+        from lupus.ai.report import write_report
+
+        try:
+            write_report(report, config, kept, price)
+        except OSError as exc:
+            problem = f"cannot write {shown_path(report)}: {exc.strerror}"
+            raise SetupError(f"--report: {problem}") from exc
+    return result, (written if export is not None else None)
 
 
 def simulated_run(
@@ -105,10 +148,12 @@ def simulated_run(
     ray_address: str | None,
     export: Path | None,
     show: bool,
+    report: Path | None = None,
+    price: float | None = None,
 ) -> tuple[SimResult, int | None]:
     """The run, with a progress bar if ``show``; with ``export``, every decision
-    written there too, and how many (a run without model seats then plays in this
-    process)."""
+    written there too, and how many; with ``report``, its tournament report (a run
+    without model seats then plays in this process)."""
     from rich.progress import Progress
 
     from lupus.sim import simulate as run
@@ -119,6 +164,6 @@ def simulated_run(
         def advance(n: int) -> None:
             bar.advance(task, n)
 
-        if export is not None:
-            return run_export(config, games, export, advance)
+        if export is not None or report is not None:
+            return run_recorded(config, games, export, report, price, advance)
         return run(config, games, workers, backend, ray_address, advance), None

@@ -27,6 +27,7 @@ from lupus.cli_input import (
 from lupus.cli_reports import balance_lines, simulation_lines
 from lupus.cli_serve import db_app, serve
 from lupus.cli_simulate import (
+    Bots,
     Export,
     LlmBudget,
     LlmCache,
@@ -38,6 +39,7 @@ from lupus.cli_simulate import (
     Report,
     check_recorded,
     llm_settings,
+    recorded_lines,
     simulated_run,
 )
 from lupus.engine.errors import LupusError, SetupError
@@ -140,9 +142,7 @@ def simulate(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rulebook option key=value (repeat).")
     ] = None,
-    bots: Annotated[
-        str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
-    ] = "random",
+    bots: Bots = "random",
     games: Annotated[int, typer.Option(help="Games to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Same seed, same numbers, whatever --workers.")] = 0,
     workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
@@ -161,28 +161,24 @@ def simulate(
 ) -> None:
     """Self-play many seeded games and report win rates with 95% confidence intervals.
 
-    Every value is checked before a game is played or a worker started (games from 1
-    to 100,000,000, workers from 1 to 256: docs/architecture.md, "Limits")."""
+    Every value is checked before a game is played or a worker started (games from 1 to
+    100,000,000, workers from 1 to 256: docs/architecture.md, "Limits")."""
     from lupus.sim.runner import check_run
 
     try:
         recorded = export is not None or report is not None
         n_workers = 1 if recorded else worker_count(workers)
         check_run(games, n_workers, backend)
-        check_recorded(export, report, backend, workers)
-        if llm_price is not None and not 0 <= llm_price < 1e9:
-            raise SetupError(f"--llm-price: a price per million tokens, not {llm_price}")
+        check_recorded(export, report, backend, workers, llm_price)
         llm = llm_settings(llm_model, llm_timeout, llm_budget, llm_concurrency, llm_cache, llm_talk)
         config = _sim_config(rules, players, roles, option or [], bots, seed, llm)
     except (LupusError, ValueError) as exc:
         raise fail(exc) from exc
-    book, players = config.book, config.players
     show = not as_json and games >= 2000 and sys.stderr.isatty()
     try:  # (no game played is no success)
-        ran = simulated_run(
+        result, exported = simulated_run(
             config, games, n_workers, backend, ray_address, export, show, report, llm_price
         )
-        result, exported = ran
     except LupusError as exc:
         raise fail(exc) from exc
     data = result.as_dict()
@@ -192,15 +188,10 @@ def simulate(
         sys.stdout.write(json.dumps(data) + "\n")
         return
     header = (
-        f"{book.name('rulebook')}: {players} players, {data['games']} games "
+        f"{config.book.name('rulebook')}: {config.players} players, {data['games']} games "
         f"({data['games_per_second']:.0f}/s on {n_workers} {backend} worker(s)), seed {seed}"
     )
-    lines = simulation_lines(header, config, data)
-    if export is not None:
-        lines.append(f"exported: {exported} decisions to {shown_path(export)}")
-    if report is not None:
-        lines.append(f"report: {shown_path(report / 'report.md')}")
-    _print_lines(lines)
+    _print_lines(simulation_lines(header, config, data) + recorded_lines(export, exported, report))
 
 
 def _sim_config(

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from lupus.ai.played import Played
     from lupus.sim.config import SimConfig, SimResult
 
+Bots = Annotated[
+    str, typer.Option(help="random | heuristic | llm, or per faction: werewolves=llm,...")
+]
 LlmModel = Annotated[
     str | None, typer.Option(help="The model of --bots llm (OPENAI_BASE_URL, OPENAI_API_KEY).")
 ]
@@ -69,13 +72,20 @@ def llm_settings(
 
 
 def check_recorded(
-    export: Path | None, report: Path | None, backend: str, workers: int | None
+    export: Path | None,
+    report: Path | None,
+    backend: str,
+    workers: int | None,
+    price: float | None = None,
 ) -> None:
     """SetupError unless ``--export`` and ``--report`` can be done as asked: their games
     are played in this process (each whole game is kept, to be told decision by
     decision or rated and replayed), so neither Ray nor a pool of processes; the file's
-    folder exists; the report's folder is not a file."""
+    folder exists; the report's folder is not a file; a price is a price."""
     from lupus.cli_input import writable
+
+    if price is not None and not 0 <= price < 1e9:
+        raise SetupError(f"--llm-price: a price per million tokens, not {price}")
 
     for flag, given in (("--export", export), ("--report", report)):
         if given is None:
@@ -91,6 +101,16 @@ def check_recorded(
             raise SetupError(f"--report: {shown_path(report)} is a file, not a folder")
         # (a folder that is not there yet is made: its parent must be)
         writable(report / "report.md" if report.exists() else report, "--report")
+
+
+def recorded_lines(export: Path | None, exported: int | None, report: Path | None) -> list[str]:
+    """What a run's report says of its dataset and its tournament report."""
+    lines = []
+    if export is not None:
+        lines.append(f"exported: {exported} decisions to {shown_path(export)}")
+    if report is not None:
+        lines.append(f"report: {shown_path(report / 'report.md')}")
+    return lines
 
 
 def run_recorded(

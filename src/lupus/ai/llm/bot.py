@@ -15,16 +15,13 @@ the cache), so a replay falls back exactly where the recorded run did.
 from __future__ import annotations
 
 import random
-import threading
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.prompt import decision
 from lupus.ai.llm.talk import Line
-from lupus.ai.played import Cost
+from lupus.ai.llm.usage import Usage
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.model import Action
 from lupus.engine.views import View
@@ -32,45 +29,6 @@ from lupus.rulebooks.schema import Rulebook
 
 if TYPE_CHECKING:
     from lupus.ai.llm.discussion import Discussion
-
-
-@dataclass
-class Usage:
-    """What one game's model seats cost and how often the stand-in decided for them:
-    ``decisions`` asked, ``calls`` made (recorded replies included, talk too),
-    ``cached`` of them read back, ``tokens`` spent and ``seconds`` taken (decisions and
-    talk: one budget), ``fallbacks`` taken, by reason (``bad``: no legal choice in the
-    last answer, ``failure``, ``timeout``, ``budget``), ``talks`` asked and lines
-    ``said`` (``lupus.ai.llm.discussion``)."""
-
-    decisions: int = 0
-    calls: int = 0
-    cached: int = 0
-    tokens: int = 0
-    seconds: float = 0.0
-    fallbacks: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    talks: int = 0
-    said: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-
-    def fell_back(self, reason: str) -> None:
-        with self.lock:
-            self.fallbacks += 1
-            self.reasons[reason] += 1
-
-    def cost(self) -> Cost:
-        """The game's cost as its ``Played`` record keeps it."""
-        return Cost(
-            decisions=self.decisions,
-            calls=self.calls,
-            cached=self.cached,
-            tokens=self.tokens,
-            seconds=self.seconds,
-            fallbacks=Counter(self.reasons),
-            talks=self.talks,
-            said=self.said,
-        )
 
 
 class LlmBot:

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from lupus.ai.llm.bot import Usage
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.speech import speak
 from lupus.ai.llm.talk import Line
+from lupus.ai.llm.usage import Usage
 from lupus.ai.tally import kinds_of
 from lupus.engine.game import Game
 from lupus.sim.selfplay import Table

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-from lupus.ai.llm.bot import LlmBot, Usage
+from lupus.ai.llm.bot import LlmBot
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.discussion import Discussion
+from lupus.ai.llm.usage import Usage
 from lupus.ai.played import Played
 from lupus.ai.tally import kinds_of, tally_of
 from lupus.bots.base import Bot

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from lupus.ai.llm.prompt import decision
 from lupus.ai.llm.settings import LlmSettings
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.errors import LupusError
+from lupus.engine.game import Game
 from lupus.engine.model import LEADER
 from lupus.engine.views import View
 from lupus.families import load
@@ -177,39 +179,48 @@ def detached(view: View) -> View:
     )
 
 
-@pytest.mark.parametrize("rules", available())
-def test_a_prompt_tells_only_what_its_seat_may_know(rules: str) -> None:
-    config = SimConfig(rules=rules, players=small_table(rules), seed=11)
-    table = Table(config)
-    words = card_words(table.book)
-    checked = own = 0
-    for index in range(3):
+def heuristic_views(table: Table, games: int) -> Iterator[tuple[Game, View]]:
+    """Every view a seat decides from in ``games`` games of ``table`` played by the
+    heuristic bot (each yielded before its seat acts), the leader's timer closing the
+    steps that wait on nobody or stall."""
+    for index in range(games):
         game, rng = set_up(table, index)
         bot = HeuristicBot(table.book)
-        pattern = {s: re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for s, n in enumerate(game.names)}
         while not game.finished:
             seat = game.first_waiting()
             if seat is None or (game.step is not None and game.step.stalled(game)):
                 game.apply(TIMER)
                 continue
             view = game.seen(seat)
-            asked = decision(view)
-            assert asked == dataclasses.replace(decision(detached(view)), narrator=asked.narrator)
-            known = view.known_roles()
-            truth = game.view(LEADER).known_roles()
-            # (the rulebook's own name, "Werewolf", names no card: it is left out)
-            told = asked.messages[1]["content"].replace(table.book.name("rulebook"), "")
-            for sentence in SENTENCE.split(told.replace("\n", " ")):
-                mine = truth.get(seat)
-                if mine and pattern[seat].search(sentence) and words[mine].search(sentence):
-                    own += 1  # (the check sees a card beside a name: its own, here)
-                for other, role in truth.items():
-                    if other == seat or known.get(other) == role:
-                        continue
-                    if pattern[other].search(sentence) and words[role].search(sentence):
-                        raise AssertionError((rules, seat, other, role, sentence))
-            checked += 1
+            yield game, view
             game.apply(bot.act(view, rng))
+
+
+@pytest.mark.parametrize("rules", available())
+def test_a_prompt_tells_only_what_its_seat_may_know(rules: str) -> None:
+    config = SimConfig(rules=rules, players=small_table(rules), seed=11)
+    table = Table(config)
+    words = card_words(table.book)
+    checked = own = 0
+    for game, view in heuristic_views(table, 3):
+        seat = view.seat
+        pattern = {s: re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for s, n in enumerate(game.names)}
+        asked = decision(view)
+        assert asked == dataclasses.replace(decision(detached(view)), narrator=asked.narrator)
+        known = view.known_roles()
+        truth = game.view(LEADER).known_roles()
+        # (the rulebook's own name, "Werewolf", names no card: it is left out)
+        told = asked.messages[1]["content"].replace(table.book.name("rulebook"), "")
+        for sentence in SENTENCE.split(told.replace("\n", " ")):
+            mine = truth.get(seat)
+            if mine and pattern[seat].search(sentence) and words[mine].search(sentence):
+                own += 1  # (the check sees a card beside a name: its own, here)
+            for other, role in truth.items():
+                if other == seat or known.get(other) == role:
+                    continue
+                if pattern[other].search(sentence) and words[role].search(sentence):
+                    raise AssertionError((rules, seat, other, role, sentence))
+        checked += 1
     assert checked > 4
     assert own > 0 or table.book.family == "lupusburg"
 

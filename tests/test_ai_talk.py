@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tests.fake_openai import Fake, decisions, serving, talks
-from tests.test_ai_llm import card_words, detached, small_table
+from tests.test_ai_llm import card_words, detached, heuristic_views, small_table
 
 from lupus import scenario
 from lupus.ai.llm.prompt import decision
@@ -21,13 +21,12 @@ from lupus.ai.llm.speech import speech_messages
 from lupus.ai.llm.talk import Line, heard
 from lupus.ai.played import Played
 from lupus.ai.tournament import played
-from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER
 from lupus.families import family_of
 from lupus.rulebooks import available
 from lupus.sim import SimConfig
-from lupus.sim.selfplay import TIMER, Table, set_up
+from lupus.sim.selfplay import Table, set_up
 
 SEAT = re.compile(r"seat ([0-9]+)")
 
@@ -149,23 +148,15 @@ def test_a_talk_prompt_tells_only_what_its_seat_may_know(rules: str) -> None:
     words = card_words(table.book)
     secret = [Line(0, "pack", 1, "only seat zero reads this", readers=(0,))]
     checked = 0
-    for index in range(3):
-        game, rng = set_up(table, index)
-        bot = HeuristicBot(table.book)
-        while not game.finished:
-            seat = game.first_waiting()
-            if seat is None or (game.step is not None and game.step.stalled(game)):
-                game.apply(TIMER)
-                continue
-            view = game.seen(seat)
-            for channel in ("day", "pack"):
-                messages = speech_messages(view, secret, channel)
-                assert messages == speech_messages(detached(view), heard(secret, seat), channel)
-                user = messages[1]["content"]
-                assert ("only seat zero" in user) == (seat == 0)
-                told(game, seat, user.replace(table.book.name("rulebook"), ""), words)
-            checked += 1
-            game.apply(bot.act(view, rng))
+    for game, view in heuristic_views(table, 3):
+        seat = view.seat
+        for channel in ("day", "pack"):
+            messages = speech_messages(view, secret, channel)
+            assert messages == speech_messages(detached(view), heard(secret, seat), channel)
+            user = messages[1]["content"]
+            assert ("only seat zero" in user) == (seat == 0)
+            told(game, seat, user.replace(table.book.name("rulebook"), ""), words)
+        checked += 1
     assert checked > 4
     # (the check sees a card beside another's name: a line that tells one is caught)
     fresh = set_up(table, 0)[0]

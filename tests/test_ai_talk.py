@@ -73,12 +73,18 @@ def test_games_with_talk_finish_in_every_rulebook(
     assert record.cost.talks == len(talks(fake.requests))
     assert record.cost.decisions == len(decisions(fake.requests))
     assert record.cost.tokens == 10 * len(fake.requests)
-    # A day's lines: every living model seat once, in seat order, before the day's vote.
-    for number in {line.number for line in day}:
-        said = [line.seat for line in day if line.number == number]
-        game = replayed(record, next(line.at for line in day if line.number == number))
+    # A discussion (its lines share their place in the game): every living model seat
+    # once, in seat order, when a step the rulebook's table talks before opens, once a
+    # day each.
+    opened = set()
+    for at in sorted({line.at for line in day}):
+        said = [line.seat for line in day if line.at == at]
+        game = replayed(record, at)
         assert said == [seat for seat in range(game.n) if game.alive[seat]]
-        assert game.phase == "day"
+        assert game.phase == "day" and game.step is not None
+        assert game.step.id in game.rulebook.talk
+        assert (game.number, game.step.id) not in opened
+        opened.add((game.number, game.step.id))
     for line in record.lines:
         if line.channel == "pack":
             game = replayed(record, line.at)
@@ -110,6 +116,11 @@ def test_a_line_reaches_only_the_later_prompts_of_its_readers(
                 assert told in user, (line, i, seat)
     pack = [line for line in record.lines if line.channel == "pack"]
     assert pack and all(line.readers != tuple(range(record.game.n)) for line in pack)
+    # --llm-talk 2: two rounds of every discussion, the pack's too.
+    for at in {line.at for line in record.lines}:
+        said = [line.seat for line in record.lines if line.at == at]
+        half = len(said) // 2
+        assert said[:half] == said[half:] == sorted(set(said)), said
 
 
 def test_a_talk_prompt_is_the_seats_view_and_the_lines_it_may_read(

@@ -32,7 +32,7 @@ from tests.test_ai_llm import SENTENCE, card_words
 from lupus import scenario as sc
 from lupus.engine.model import LEADER
 from lupus.families import deal, load
-from lupus.server.ai_seats import DAY_LINES
+from lupus.server.ai_seats import LINES
 
 Frame = dict[str, Any]
 
@@ -48,6 +48,7 @@ SETTINGS: dict[str, Any] = {
 }
 AI_SEAT = 1
 HOST_LINE = "Good morning everyone, who did we lose tonight?"
+PACK_LINE = "Let us take the quiet one tonight."
 
 
 def wolves_at(*seats: int) -> int:
@@ -134,13 +135,20 @@ def server(
         yield running
 
 
-async def play_along(player: Player, line: str | None = None, timeout: float = 90) -> None:
-    """Answer prompts at random to the end, saying ``line`` once the first day is shown."""
+async def play_along(
+    player: Player, line: str | None = None, pack: str | None = None, timeout: float = 90
+) -> None:
+    """Answer prompts at random to the end, saying ``line`` once the first day is shown
+    and ``pack`` to the pack once, before its first choice of a victim."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while player.view is None or not player.view["finished"]:
         view = player.view
-        if line is not None and view is not None and view["phase"] == "day":
+        wolf = view is not None and any(p["verb"] == "kill" for p in view["prompts"])
+        if pack is not None and wolf and view is not None and view["waiting"]:
+            await player.send({"type": "chat", "text": pack})
+            pack = None
+        elif line is not None and view is not None and view["phase"] == "day":
             await player.send({"type": "chat", "text": line})
             line = None
         elif view is not None and view["waiting"] and view["prompts"]:
@@ -170,7 +178,7 @@ async def seat_ai_and_play(server: Server, seed: int) -> tuple[str, Player, Play
         assert ann.lobby is not None and ann.lobby["ai"] is True
         assert ann.lobby["seats"][AI_SEAT]["bot"] == "llm"
         assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
-        await asyncio.gather(play_along(ann, HOST_LINE), play_along(bo))
+        await asyncio.gather(play_along(ann, HOST_LINE, PACK_LINE), play_along(bo))
     lobby = httpx.get(f"{server.http}/api/rooms/{created['room']}").json()
     assert lobby["status"] == "finished"
     return str(lobby["game"]), ann, bo
@@ -238,11 +246,15 @@ def test_an_ai_player_plays_and_talks_by_its_seats_rules(
         sc.parse(httpx.get(f"{server.http}/api/games/{game_id}/scenario").json())
     ).game.number
     day_lines = [line for line in mine if line["channel"] == "day"]
-    assert 2 <= len(day_lines) <= DAY_LINES * days  # (one as day 1 opened, one answer)
+    assert 2 <= len(day_lines) <= LINES["day"] * days  # (one as day 1 opened, one answer)
     talk = [r for r in requests if "response_format" not in r]
     decisions = [r for r in requests if "response_format" in r]
     assert len(talk) == answers.said and talk and decisions
     assert any(HOST_LINE in text for text in user_texts(talk))  # (people's lines heard)
+    # Ann's line to the pack: the AI, her packmate, is asked to answer it; Bo never reads it.
+    assert any(PACK_LINE in text for text in user_texts(talk))
+    assert PACK_LINE not in {f["text"] for f in got["bo"]}
+    assert len([line for line in mine if line["channel"] == "pack"]) <= LINES["pack"] * days
     assert any(HOST_LINE in text for text in user_texts(decisions))
     assert_nothing_unknown(server, game_id, requests)
 

@@ -11,8 +11,9 @@ it is dropped, and the decision asked again if the seat still owes one. The room
 waits for the model: its timers and its night's pacing run as ever.
 
 AI players talk too, apart from their decisions (``lupus.ai.llm.speech``): by day each
-living one says a line when the day opens and answers people's lines, at most
-``DAY_LINES`` a day; at night one of the pack says a line to the pack awake with it.
+living one says a line when the day opens and answers people's lines; at night each
+AI player of the pack says a line to the pack awake with it and answers its packmates'
+lines; at most ``LINES`` lines of a channel a day or night.
 A line is said through the chat's own rules (the channel is the seat's, as for a
 person's connection) when its answer comes back, and only if the seat still speaks on
 that channel then: a pack line after the pack's step is not said, so nobody else ever
@@ -43,8 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("lupus.server")
 
-DAY_LINES: Final = 3
-"""The most lines an AI player says in one day (the first when the day opens)."""
+LINES: Final = {"day": 3, "pack": 2}
+"""The most lines an AI player says on a channel in one day or night (the first when
+the day, or the pack's step, opens)."""
 
 HEARD: Final = 40
 """The latest lines of the chat an AI player's request holds (of those it may read)."""
@@ -146,17 +148,21 @@ class AiSeats:
                 self.talk(seat, channel, number)
 
     def heard(self, line: dict[str, object]) -> None:
-        """A person's line was said: the AI players who read it by day answer it, each
-        while it has lines left for the day."""
-        if line.get("channel") != "day":
+        """A person's line was said: the AI players who read it (everyone's by day, the
+        pack awake's at night) answer it, each while it has lines left on its channel."""
+        said_on = line.get("channel")
+        if said_on not in LINES:
             return
+        readers = line.get("seats")
         self.owed.update(self.talking)  # (they answer once their line is said)
         for seat, channel, number in self.speakers():
-            self.answer(seat, channel, number)
+            if channel == said_on and (
+                channel == "day" or (isinstance(readers, list) and seat in readers)
+            ):
+                self.answer(seat, channel, number)
 
     def answer(self, seat: int, channel: str, number: int) -> None:
-        left = self.said.get((seat, channel, number), 0) < DAY_LINES
-        if channel == "day" and left:
+        if self.said.get((seat, channel, number), 0) < LINES.get(channel, 0):
             self.talk(seat, channel, number)
 
     def speakers(self) -> list[tuple[int, str, int]]:

@@ -4,13 +4,16 @@ The simulator's loop calls a game's ``Discussion`` before each action
 (``selfplay.play``'s ``watch``); it changes nothing in the game. Two moments open the
 talk, each once:
 
-- the day's discussion: the first time in a day that the day's vote is open (a step
-  offering one of ``DAY_VOTES``), every living model seat, in seat order, says a line
-  on ``day``, read by every seat; ``settings.talk`` rounds of it, each seat hearing
-  what was said before its turn, the earlier rounds included;
+- the day's discussion: when a step the rulebook's table talks before opens
+  (``Rulebook.talk``: the village's vote, the captain's election, the maffia's
+  nominations, Lupusburg's first voting), once a day each, every living model seat, in
+  seat order, says a line on ``day``, read by every seat;
 - the pack's night: when the pack's step opens (``Family.awake_together``: the seats
-  awake together) with a model seat among them, each model seat of the pack says one
+  awake together) with a model seat among them, each model seat of the pack says a
   line on ``pack``, read by the pack awake then and nobody else.
+
+Each is ``settings.talk`` rounds (``--llm-talk``), every seat hearing what was said
+before its turn, the earlier rounds included.
 
 Seats of other kinds say nothing. Talk is paid from the game's token budget like the
 decisions (past it nobody talks), and a talk request that fails, times out or gives an
@@ -22,8 +25,6 @@ before each decision (``lupus.ai.export``).
 
 from __future__ import annotations
 
-from typing import Final
-
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.speech import speak
 from lupus.ai.llm.talk import Line
@@ -31,12 +32,6 @@ from lupus.ai.llm.usage import Usage
 from lupus.ai.tally import kinds_of
 from lupus.engine.game import Game
 from lupus.sim.selfplay import Table
-
-DAY_VOTES: Final = frozenset({"vote", "elect", "nominate", "token"})
-"""The verbs of the day's votes (the village's vote and lynch, the captain's election,
-the maffia's nominations, Lupusburg's first voting): the discussion opens before the
-first of them in a day."""
-
 
 class Discussion:
     """One game's talk: the lines said (``lines``, in order), where the game is
@@ -54,8 +49,8 @@ class Discussion:
         self.at = 0
         self.step: object = None
         self.llm: frozenset[int] | None = None
-        self.days: set[int] = set()
-        self.nights: set[tuple[int, str]] = set()
+        self.talk_steps = frozenset(table.book.talk)
+        self.opened: set[tuple[str, int, str]] = set()  # (phase, number, step id)
 
     def __call__(self, game: Game) -> None:
         """Before each action: talk if a discussion opens now."""
@@ -69,26 +64,25 @@ class Discussion:
         if self.llm is None:
             kinds = kinds_of(self.table, game)
             self.llm = frozenset(seat for seat, kind in enumerate(kinds) if kind == "llm")
+        opened = (game.phase, game.number, step.id)
+        if opened in self.opened:
+            return
         if game.phase == "day":
-            if game.number not in self.days and any(
-                prompt.verb in DAY_VOTES for prompt in game.prompts()
-            ):
-                self.days.add(game.number)
-                self.day(game, self.llm)
+            if step.id in self.talk_steps:
+                self.opened.add(opened)
+                self.rounds_of(game, [s for s in sorted(self.llm) if game.alive[s]], "day")
             return
         awake = self.table.family.awake_together(game)
-        night = (game.number, step.id)
-        if awake & self.llm and night not in self.nights:
-            self.nights.add(night)
-            readers = tuple(sorted(awake))
-            for seat in sorted(awake & self.llm):
-                self.say(game, seat, "pack", readers)
+        if awake & self.llm:
+            self.opened.add(opened)
+            self.rounds_of(game, sorted(awake & self.llm), "pack", tuple(sorted(awake)))
 
-    def day(self, game: Game, llm: frozenset[int]) -> None:
+    def rounds_of(
+        self, game: Game, seats: list[int], channel: str, readers: tuple[int, ...] | None = None
+    ) -> None:
         for _ in range(self.rounds):
-            for seat in sorted(llm):
-                if game.alive[seat]:
-                    self.say(game, seat, "day", None)
+            for seat in seats:
+                self.say(game, seat, channel, readers)
 
     def say(self, game: Game, seat: int, channel: str, readers: tuple[int, ...] | None) -> None:
         """``seat``'s line on ``channel``, if the budget allows one and the model gives

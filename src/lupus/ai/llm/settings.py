@@ -20,7 +20,8 @@ DEFAULT_CONCURRENCY: Final = 4
 """Games in flight, and so calls at once (``--llm-concurrency``)."""
 
 TALK: Final = 1
-"""Lines each model seat says in a day's discussion (``--llm-talk``), one a round."""
+"""Lines each model seat says in a discussion, the day's or its pack's (``--llm-talk``),
+one a round."""
 
 MAX_TALK: Final = 10
 

@@ -28,12 +28,11 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from lupus.ai.llm.bot import LlmBot
+from lupus.ai.llm.bot import Decided, LlmBot
 from lupus.ai.llm.speech import Spoken, speak
 from lupus.ai.llm.talk import Line
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.game import Game
-from lupus.engine.model import Action
 from lupus.engine.views import View
 from lupus.server.protocol import ProtocolError
 
@@ -113,7 +112,7 @@ class AiSeats:
             self.bot = LlmBot(self.room.book, minds.model)
         heard = heard_by(self.room.chat_log, seat)
         rng = random.Random(self.room.bots.rng.getrandbits(64))
-        asked = minds.run(partial(self.bot.act, view, rng, heard))
+        asked = minds.run(partial(self.bot.decide, view, rng, heard))
         asked.add_done_callback(partial(self.decided, seat, view, rng, of_game, of_step))
 
     def decided(
@@ -123,19 +122,18 @@ class AiSeats:
         rng: random.Random,
         of_game: int,
         of_step: int,
-        asked: Future[Action],
+        asked: Future[Decided],
     ) -> None:
         if asked.cancelled():
             return  # (the server stops)
         failed = asked.exception()
         if failed is None:
-            action = asked.result()
+            action, fell_back = asked.result()
         else:  # (a defect, never the model's doing: LlmBot stands in for those)
             log.error("ai_failed room=%s seat=%d error=%r", self.room.code, seat, failed)
-            action = HeuristicBot(self.room.book).act(view, rng)
-        self.room.later(
-            0, partial(self.room.bots.answer, seat, action, view.state_id, of_game, of_step)
-        )
+            action, fell_back = HeuristicBot(self.room.book).act(view, rng), True
+        answer = partial(self.room.bots.answer, seat, action, view.state_id, of_game, of_step)
+        self.room.later(0, partial(answer, fell_back))
 
     # ------------------------------------------------------------------ talk
     def changed(self) -> None:

@@ -7,6 +7,9 @@ bots playing whole games.
   line reaches the pack alone), it answers a person's line, and what it was asked
   holds the lines its seat may read and no card its seat does not know.
 - A model that fails every call still finishes the game (the heuristic bot stands in).
+- The store keeps who played each action, and `lupus export` marks the decisions the
+  stand-in took for the AI seat (its model answered nothing legal) as ``fallback``;
+  the model's own, the bots' and the people's are not.
 - Without a model the host cannot seat one: refused, and the lobby offers none.
 """
 
@@ -28,11 +31,14 @@ import pytest
 from tests.fake_openai import Fake, serving
 from tests.server_harness import Player, Server, ask, players
 from tests.test_ai_llm import SENTENCE, card_words
+from typer.testing import CliRunner
 
 from lupus import scenario as sc
+from lupus.cli import app
 from lupus.engine.model import LEADER
 from lupus.families import deal, load
 from lupus.server.ai_seats import DAY_LINES
+from lupus.server.store import AI_FALLBACK
 
 Frame = dict[str, Any]
 
@@ -53,12 +59,21 @@ HOST_LINE = "Good morning everyone, who did we lose tonight?"
 def wolves_at(*seats: int) -> int:
     """A room seed whose first deal gives ``seats`` the werewolves' cards (the server
     deals game 1 of seed S from ``Random("S-1")``)."""
+    return dealt_as({seat: "werewolf" for seat in seats})
+
+
+def dealt_as(roles: dict[int, str]) -> int:
+    """A room seed whose first deal gives each seat of ``roles`` its card."""
     book = load("werewolf")
     for seed in range(1000):
         dealt = deal(book, 8, COMPOSITION, random.Random(f"{seed}-1"), {})
-        if all(dealt.roles[seat] == "werewolf" for seat in seats):
+        if all(dealt.roles[seat] == role for seat, role in roles.items()):
             return seed
     raise AssertionError("no such seed")
+
+
+SEER_CHECK = "Look at the card of"
+"""How a seer's choices read in the model's prompt (English: the model's language)."""
 
 
 class Model:
@@ -70,6 +85,7 @@ class Model:
         self.lock = threading.Lock()
         self.said = 0
         self.failing = False
+        self.seer_only = False  # (every decision but a seer's check answered badly)
 
     def __call__(self, request: dict[str, Any]) -> str | None:
         if self.failing:
@@ -80,6 +96,8 @@ class Model:
                 return f"Line {self.said}: I only want what is best for the village."
             schema = request["response_format"]["json_schema"]["schema"]
             enum = schema["properties"]["choice"]["enum"]
+            if self.seer_only and not any(SEER_CHECK in choice for choice in enum):
+                return "I would rather not say."  # (no choice: the stand-in decides)
             return json.dumps({"choice": self.rng.choice(playing(enum))})
 
 
@@ -134,8 +152,11 @@ def server(
         yield running
 
 
-async def play_along(player: Player, line: str | None = None, timeout: float = 90) -> None:
-    """Answer prompts at random to the end, saying ``line`` once the first day is shown."""
+async def play_along(
+    player: Player, line: str | None = None, timeout: float = 90, spare: int | None = None
+) -> None:
+    """Answer prompts at random to the end, saying ``line`` once the first day is shown
+    (``spare``: a seat never chosen, while there is another choice)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while player.view is None or not player.view["finished"]:
@@ -144,15 +165,17 @@ async def play_along(player: Player, line: str | None = None, timeout: float = 9
             await player.send({"type": "chat", "text": line})
             line = None
         elif view is not None and view["waiting"] and view["prompts"]:
-            await act(player, view)
+            await act(player, view, spare)
         else:
             await player.receive(max(0.1, deadline - loop.time()))
 
 
-async def act(player: Player, view: Frame) -> None:
-    """A random choice of a prompt, never its pass (``playing``)."""
+async def act(player: Player, view: Frame, spare: int | None = None) -> None:
+    """A random choice of a prompt, never its pass (``playing``), nor ``spare``."""
     prompt = player.rng.choice(view["prompts"])
-    choice = player.rng.choice(playing(prompt["choices"]))
+    choices = playing(prompt["choices"])
+    choices = [c for c in choices if spare not in c["args"]] or choices
+    choice = player.rng.choice(choices)
     action = {"type": "act", "verb": prompt["verb"], "args": choice["args"]}
     reply = await ask(player, **action, state_id=view["state_id"])
     assert reply["type"] == "ack" or reply["code"] == "stale", reply
@@ -323,3 +346,64 @@ def test_a_restarted_server_resumes_its_ai_player(
         lobby = httpx.get(f"{server.http}/api/rooms/{room}").json()
     assert lobby["status"] == "finished" and lobby["seats"][AI_SEAT]["bot"] == "llm"
     assert [r for r in fake.requests if "response_format" in r]  # (it decided again)
+
+
+async def seer_game(server: Server) -> tuple[str, str]:
+    """The AI player is the seer (seat 1), Ann and Bo the wolves, who never choose it
+    (it checks a card by night, and votes by day), in a room that allows export: its
+    code and its game's id once over."""
+    created = server.create(
+        **SETTINGS, seed=dealt_as({0: "werewolf", AI_SEAT: "seer", 2: "werewolf"})
+    )
+    room = created["room"]
+    async with players(server, 2) as (ann, bo):
+        await ann.rejoin(room, created["host_token"])
+        assert (await ask(ann, type="settings", allow_export=True))["type"] == "ack"
+        assert (await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT))["type"] == "ack"
+        assert (await bo.join(room, "Bo"))["seat"] == 2
+        assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
+        await asyncio.gather(play_along(ann, spare=AI_SEAT), play_along(bo, spare=AI_SEAT))
+    lobby = httpx.get(f"{server.http}/api/rooms/{room}").json()
+    assert lobby["status"] == "finished"
+    return str(room), str(lobby["game"])
+
+
+def test_the_export_marks_the_decisions_the_stand_in_took(
+    server: Server, model: tuple[Fake, Model, str]
+) -> None:
+    """The model checks the seer's cards well and answers every vote with no choice:
+    the stand-in votes. The store says who played each action, and the export marks
+    the stand-in's votes ``fallback``, never the model's checks, the bots' or Ann's and
+    Bo's decisions."""
+    _, answers, _ = model
+    answers.seer_only = True
+    try:
+        room, game_id = asyncio.run(seer_game(server))
+    finally:
+        answers.seer_only = False
+    store = server.store()
+    try:
+        scenario = store.scenario(game_id)
+        by = store.played_by(game_id)
+    finally:
+        store.close()
+    assert scenario is not None
+    actors = [action[0] for action in scenario[1]]
+    for index, actor in enumerate(actors):
+        if actor in (0, 2) or actor == LEADER:  # (a person's, or a close)
+            assert index not in by, (index, actor, by.get(index))
+        elif actor == AI_SEAT:
+            assert by[index] in ("llm", AI_FALLBACK), by[index]
+        else:
+            assert by[index] == "heuristic", by[index]
+    exported = CliRunner().invoke(app, ["export", "--database", server.address, "--room", room])
+    assert exported.exit_code == 0, exported.output
+    lines = [json.loads(line) for line in exported.stdout.splitlines() if line.startswith("{")]
+    assert lines and {line["game"] for line in lines} == {game_id}
+    ai = [line for line in lines if line["seat"] == AI_SEAT]
+    checks = [line for line in ai if line["view"]["phase"] == "night"]
+    votes = [line for line in ai if line["view"]["phase"] == "day"]
+    assert checks and votes, ai
+    assert not any(line["fallback"] for line in checks)
+    assert all(line["fallback"] for line in votes)
+    assert not any(line["fallback"] for line in lines if line["seat"] != AI_SEAT)

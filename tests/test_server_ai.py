@@ -10,7 +10,11 @@ bots playing whole games.
 - The store keeps who played each action, and `lupus export` marks the decisions the
   stand-in took for the AI seat (its model answered nothing legal) as ``fallback``;
   the model's own, the bots' and the people's are not.
-- Without a model the host cannot seat one: refused, and the lobby offers none.
+- The host hands a person's seat to an AI player mid-game: it decides for that seat
+  (the model is asked the decision the seat owes), and the person plays again once
+  given it back; a start that fills the empty seats with AI players plays with them.
+- Without a model the host cannot seat one (``add_bot``, ``hand_over``, ``start``'s
+  ``fill``): refused, and the lobby offers none.
 """
 
 from __future__ import annotations
@@ -293,16 +297,22 @@ def test_without_a_model_no_ai_player_is_seated(store_kind: str, tmp_path: Path)
     with started(tmp_path / "lupus.db", (), None) as plain:
         created = plain.create(**SETTINGS)
 
-        async def try_it() -> tuple[Frame, Frame | None]:
+        async def try_it() -> tuple[list[Frame], Frame | None]:
             async with players(plain, 1) as (ann,):
                 await ann.rejoin(created["room"], created["host_token"])
-                return await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT), ann.lobby
+                return [
+                    await ask(ann, type="add_bot", kind="llm", seat=AI_SEAT),
+                    await ask(ann, type="hand_over", kind="llm", seat=0),
+                    await ask(ann, type="start", fill="llm"),
+                ], ann.lobby
 
-        refused, lobby = asyncio.run(try_it())
-    assert refused["type"] == "error" and refused["code"] == "not_allowed"
-    assert refused["reason"] == "no_ai_model", refused
-    assert "--llm-model" in refused["message"]
+        refusals, lobby = asyncio.run(try_it())
+    for refused in refusals:
+        assert refused["type"] == "error" and refused["code"] == "not_allowed"
+        assert refused["reason"] == "no_ai_model", refused
+        assert "--llm-model" in refused["message"]
     assert lobby is not None and lobby["ai"] is False and lobby["seats"][AI_SEAT] is None
+    assert lobby["status"] == "lobby" and lobby["seats"][0]["bot"] is None
 
 
 def test_a_restarted_server_resumes_its_ai_player(
@@ -407,3 +417,77 @@ def test_the_export_marks_the_decisions_the_stand_in_took(
     assert not any(line["fallback"] for line in checks)
     assert all(line["fallback"] for line in votes)
     assert not any(line["fallback"] for line in lines if line["seat"] != AI_SEAT)
+
+
+BO = 1
+"""Bo's seat, which the host hands to an AI player for the first night."""
+
+
+def test_the_host_hands_a_persons_seat_to_an_ai_player_and_back(
+    server: Server, model: tuple[Fake, Model, str]
+) -> None:
+    """Bo, the seer, is idle as the game starts: Ann hands his seat to an AI player,
+    which checks a card for him (the model asked the decision his seat owed); as the
+    day opens she gives the seat back, and Bo plays it to the end himself (the wolves,
+    Ann and a bot that follows her lead, spare him: he votes on day 1 at least)."""
+    seed = dealt_as({0: "werewolf", BO: "seer", 3: "werewolf"})
+    created = server.create(**SETTINGS, seed=seed)
+    room = created["room"]
+
+    async def play() -> None:
+        async with players(server, 2) as (ann, bo):
+            await ann.rejoin(room, created["host_token"])
+            assert (await bo.join(room, "Bo"))["seat"] == BO
+            assert (await ask(ann, type="start", fill="heuristic"))["type"] == "ack"
+            handed = await ask(ann, type="hand_over", seat=BO, kind="llm")
+            assert handed["type"] == "ack", handed
+            assert ann.lobby is not None and ann.lobby["seats"][BO]["bot"] == "llm"
+            while ann.view is None or ann.view["phase"] != "day":
+                view = ann.view
+                if view is not None and view["waiting"] and view["prompts"]:
+                    await act(ann, view, spare=BO)  # (the wolves spare the seer)
+                else:
+                    await ann.receive()
+            back = await ask(ann, type="hand_over", seat=BO, kind=None)
+            assert back["type"] == "ack", back
+            assert ann.lobby is not None and ann.lobby["seats"][BO]["bot"] is None
+            await asyncio.gather(play_along(ann, spare=BO), play_along(bo))
+
+    asyncio.run(play())
+    store = server.store()
+    try:
+        game_id = str(httpx.get(f"{server.http}/api/rooms/{room}").json()["game"])
+        scenario = store.scenario(game_id)
+        by = store.played_by(game_id)
+    finally:
+        store.close()
+    assert scenario is not None
+    bos = [(index, by.get(index)) for index, a in enumerate(scenario[1]) if a[0] == BO]
+    assert bos and bos[0][1] == "llm", bos  # (the AI player checked a card for him)
+    first_person = next(n for n, (_, who) in enumerate(bos) if who is None)
+    assert all(who == "llm" for _, who in bos[:first_person])
+    assert all(who is None for _, who in bos[first_person:])  # (Bo's own, to the end)
+
+
+def test_a_start_fills_the_empty_seats_with_ai_players(server: Server) -> None:
+    """Ann alone, the other seven seats AI players: the model decides for them."""
+    created = server.create(**SETTINGS)
+
+    async def play() -> Frame | None:
+        async with players(server, 1) as (ann,):
+            await ann.rejoin(created["room"], created["host_token"])
+            assert (await ask(ann, type="start", fill="llm"))["type"] == "ack"
+            lobby = ann.lobby
+            await play_along(ann)
+            return lobby
+
+    lobby = asyncio.run(play())
+    assert lobby is not None
+    assert [seat["bot"] for seat in lobby["seats"]] == [None] + ["llm"] * 7
+    store = server.store()
+    try:
+        game_id = str(httpx.get(f"{server.http}/api/rooms/{created['room']}").json()["game"])
+        by = store.played_by(game_id)
+    finally:
+        store.close()
+    assert "llm" in by.values() and set(by.values()) <= {"llm", AI_FALLBACK}

@@ -93,6 +93,18 @@ class AiSeats:
         self.owed: set[int] = set()  # seats that heard a person while they were asked
         self.said: dict[tuple[int, str, int], int] = {}  # lines by seat, channel, number
 
+    def forget(self, seat: int) -> None:
+        """``seat`` is played by someone else now (its person again, or another bot):
+        what was kept of its talk goes (the lines it said, whom it owes an answer), and
+        so the AI player it may be given to again starts afresh. A decision or a line
+        still asked comes back to a seat that is no AI player's, and is dropped; one
+        that comes back after the seat is an AI player's again is taken, if the seat
+        still owes it (as any answer is)."""
+        self.talking.discard(seat)
+        self.owed.discard(seat)
+        for key in [key for key in self.said if key[0] == seat]:
+            del self.said[key]
+
     def current(self) -> Game | None:
         """The room's game, the state kept here made fresh for a new one."""
         game = self.room.game

@@ -81,8 +81,11 @@ class BotSeats:
 
     def forget(self, seat: int) -> None:
         """The seat's person is back, or another kind of bot plays it: its bot is
-        dropped (the next one is made of the seat's kind)."""
+        dropped (the next one is made of the seat's kind), and so is its move owed:
+        the next kind is scheduled anew (``schedule``; a move or an AI player's answer
+        still on its way is taken only if the seat still owes it)."""
         self.bots.pop(seat, None)
+        self.pending.discard(seat)
 
     def schedule(self) -> None:
         """After a change: each bot the game waits for moves after the room's delay, and

@@ -62,6 +62,7 @@ class Playing(RoomCore):
             raise ProtocolError("started", "started")
         if by_hand is not None and self.settings.mode != "leader":
             raise ProtocolError("not_allowed", "leader_deals")
+        self.check_kind(fill)
         if fill is not None:
             for seat, held in enumerate(self.seats):
                 if held is None:

@@ -70,10 +70,12 @@ def test_a_store_that_fails_changes_nothing() -> None:
     class Failing(SQLiteStore):
         fail = False
 
-        def append_action(self, game_id: str, index: int, action: list[object]) -> None:
+        def append_action(
+            self, game_id: str, index: int, action: list[object], by: str | None = None
+        ) -> None:
             if self.fail:
                 raise OSError("disk full")
-            super().append_action(game_id, index, action)
+            super().append_action(game_id, index, action, by)
 
     store = Failing(":memory:")
     hub, clock = hub_with(store)

@@ -8,6 +8,7 @@ exit statuses, the password kept out of every line, and what the tables hold.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -151,3 +152,64 @@ def test_a_sqlite_file_from_before_numbered_schemas_is_upgraded(tmp_path: Path) 
     missing = tmp_path / "missing.db"
     assert lupus("db", "check", "--database", str(missing)).returncode == 1
     assert not missing.exists(), "a check makes no file"
+
+
+OLD_ACTION = [0, "vote", [3]]
+"""An action kept by a lupus of the schema before ``actions.played_by``."""
+
+
+def test_a_sqlite_file_of_the_last_schema_is_upgraded_in_place(tmp_path: Path) -> None:
+    """A file of the version before who-played-each-action: `lupus db upgrade` adds the
+    column, its actions read as they were (a person's: nobody in ``played_by``), and
+    a new action keeps who played it; a server opening such a file does the same."""
+    for how in ("db upgrade", "open"):
+        path = tmp_path / f"{how.replace(' ', '-')}.db"
+        db = sqlite3.connect(path)
+        for script in store_sqlite.MIGRATIONS[:-1]:
+            db.executescript(script)
+        db.execute(f"PRAGMA user_version = {store_sqlite.SCHEMA_VERSION - 1:d}")
+        db.execute("INSERT INTO games VALUES ('ABCD-1-x', 'ABCD', 1, '{}', 1.0, NULL)")
+        db.execute("INSERT INTO actions VALUES ('ABCD-1-x', 0, ?)", (json.dumps(OLD_ACTION),))
+        db.commit()
+        db.close()
+        assert schema_of(path).found == store_sqlite.SCHEMA_VERSION - 1
+        if how == "db upgrade":
+            answer = lupus("db", "upgrade", "--database", str(path))
+            assert answer.returncode == 0, answer
+            done = f"from version {store_sqlite.SCHEMA_VERSION - 1} to"
+            assert done in answer.stdout
+        store = open_store(path)
+        try:
+            assert store.upgraded[1] == store_sqlite.SCHEMA_VERSION
+            assert store.scenario("ABCD-1-x") == ({}, [OLD_ACTION])
+            assert store.played_by("ABCD-1-x") == {}
+            store.append_action("ABCD-1-x", 1, [4, "vote", [3]], "llm-fallback")
+            assert store.played_by("ABCD-1-x") == {1: "llm-fallback"}
+        finally:
+            store.close()
+        assert schema_of(path).found == store_sqlite.SCHEMA_VERSION
+
+
+def test_a_database_of_the_last_schema_is_upgraded_in_place(pg_cluster: Cluster) -> None:
+    """The same on PostgreSQL: a database of the version before ``played_by``."""
+    url = pg_cluster.database("last-schema")
+    last = store_postgres.SCHEMA_VERSION - 1
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("CREATE TABLE lupus_schema (version integer NOT NULL)")
+        for number, script in enumerate(store_postgres.MIGRATIONS[:last], start=1):
+            db.execute(script.encode())
+            db.execute("INSERT INTO lupus_schema (version) VALUES (%s)", (number,))
+        db.execute("INSERT INTO games VALUES ('ABCD-1-x', 'ABCD', 1, '{}', 1.0, NULL)")
+        db.execute("INSERT INTO actions VALUES ('ABCD-1-x', 0, %s)", (json.dumps(OLD_ACTION),))
+    assert lupus("db", "check", "--database", url).returncode == 1
+    answer = lupus("db", "upgrade", "--database", url)
+    assert answer.returncode == 0, answer
+    assert f"from version {last} to {store_postgres.SCHEMA_VERSION}" in answer.stdout
+    store = PostgresStore(url)
+    try:
+        assert store.scenario("ABCD-1-x") == ({}, [OLD_ACTION])
+        assert store.played_by("ABCD-1-x") == {}
+        store.append_action("ABCD-1-x", 1, [4, "vote", [3]], "heuristic")
+        assert store.played_by("ABCD-1-x") == {1: "heuristic"}
+    finally:
+        store.close()

@@ -29,12 +29,11 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
-from lupus.ai.llm.bot import LlmBot
+from lupus.ai.llm.bot import Decided, LlmBot
 from lupus.ai.llm.speech import Spoken, speak
 from lupus.ai.llm.talk import Line
 from lupus.bots.heuristic import HeuristicBot
 from lupus.engine.game import Game
-from lupus.engine.model import Action
 from lupus.engine.views import View
 from lupus.server.protocol import ProtocolError
 
@@ -96,6 +95,18 @@ class AiSeats:
         self.owed: set[int] = set()  # seats that heard a person while they were asked
         self.said: dict[tuple[int, str, int], int] = {}  # lines by seat, channel, number
 
+    def forget(self, seat: int) -> None:
+        """``seat`` is played by someone else now (its person again, or another bot):
+        what was kept of its talk goes (the lines it said, whom it owes an answer), and
+        so the AI player it may be given to again starts afresh. A decision or a line
+        still asked comes back to a seat that is no AI player's, and is dropped; one
+        that comes back after the seat is an AI player's again is taken, if the seat
+        still owes it (as any answer is)."""
+        self.talking.discard(seat)
+        self.owed.discard(seat)
+        for key in [key for key in self.said if key[0] == seat]:
+            del self.said[key]
+
     def current(self) -> Game | None:
         """The room's game, the state kept here made fresh for a new one."""
         game = self.room.game
@@ -115,7 +126,7 @@ class AiSeats:
             self.bot = LlmBot(self.room.book, minds.model)
         heard = heard_by(self.room.chat_log, seat)
         rng = random.Random(self.room.bots.rng.getrandbits(64))
-        asked = minds.run(partial(self.bot.act, view, rng, heard))
+        asked = minds.run(partial(self.bot.decide, view, rng, heard))
         asked.add_done_callback(partial(self.decided, seat, view, rng, of_game, of_step))
 
     def decided(
@@ -125,19 +136,18 @@ class AiSeats:
         rng: random.Random,
         of_game: int,
         of_step: int,
-        asked: Future[Action],
+        asked: Future[Decided],
     ) -> None:
         if asked.cancelled():
             return  # (the server stops)
         failed = asked.exception()
         if failed is None:
-            action = asked.result()
+            action, fell_back = asked.result()
         else:  # (a defect, never the model's doing: LlmBot stands in for those)
             log.error("ai_failed room=%s seat=%d error=%r", self.room.code, seat, failed)
-            action = HeuristicBot(self.room.book).act(view, rng)
-        self.room.later(
-            0, partial(self.room.bots.answer, seat, action, view.state_id, of_game, of_step)
-        )
+            action, fell_back = HeuristicBot(self.room.book).act(view, rng), True
+        answer = partial(self.room.bots.answer, seat, action, view.state_id, of_game, of_step)
+        self.room.later(0, partial(answer, fell_back))
 
     # ------------------------------------------------------------------ talk
     def changed(self) -> None:

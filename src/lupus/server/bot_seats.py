@@ -23,6 +23,7 @@ from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
 from lupus.engine.model import Action
 from lupus.server.protocol import ProtocolError
+from lupus.server.store import AI_FALLBACK
 
 if TYPE_CHECKING:
     from lupus.server.room_parts import BotsRoom
@@ -79,8 +80,12 @@ class BotSeats:
         self.rng = random.Random(seed)
 
     def forget(self, seat: int) -> None:
-        """The seat's person is back: its bot is dropped."""
+        """The seat's person is back, or another kind of bot plays it: its bot is
+        dropped (the next one is made of the seat's kind), and so is its move owed:
+        the next kind is scheduled anew (``schedule``; a move or an AI player's answer
+        still on its way is taken only if the seat still owes it)."""
         self.bots.pop(seat, None)
+        self.pending.discard(seat)
 
     def schedule(self) -> None:
         """After a change: each bot the game waits for moves after the room's delay, and
@@ -222,12 +227,22 @@ class BotSeats:
         if bot is None:  # (an AI seat on a server without a model plays as a bot)
             kind = "heuristic" if held.bot == AI else held.bot
             bot = self.bots[seat] = make_bot(kind, room.book)
-        self.apply(seat, bot.act(view, self.rng), view.state_id)
+        # (an AI seat's decision taken by the heuristic bot is the stand-in's)
+        by = AI_FALLBACK if held.bot == AI else held.bot
+        self.apply(seat, bot.act(view, self.rng), view.state_id, by)
 
-    def answer(self, seat: int, action: Action, state_id: int, of_game: int, of_step: int) -> None:
-        """An AI seat's decision, back from the model: applied as a bot's if the seat
-        still owes it (a stale one is dropped and asked again); nothing if its step is
-        over (the next step asks the seat anew)."""
+    def answer(
+        self,
+        seat: int,
+        action: Action,
+        state_id: int,
+        of_game: int,
+        of_step: int,
+        fell_back: bool = False,
+    ) -> None:
+        """An AI seat's decision, back from the model (``fell_back``: the stand-in's):
+        applied as a bot's if the seat still owes it (a stale one is dropped and asked
+        again); nothing if its step is over (the next step asks the seat anew)."""
         if of_game != self.game or of_step != self.steps:
             return
         self.pending.discard(seat)
@@ -238,17 +253,19 @@ class BotSeats:
             return
         if room.pacer.held is not None or seat not in game.waiting():
             return
-        if self.apply(seat, action, state_id) == "stale":
+        by = AI_FALLBACK if fell_back else AI
+        if self.apply(seat, action, state_id, by) == "stale":
             self.moves[seat] -= 1  # (not taken: the model is asked anew)
             self.pending.add(seat)
             again = partial(self.move, seat, self.game, self.steps)
             room.later(room.settings.bot_delay, again)
 
-    def apply(self, seat: int, action: Action, state_id: int) -> str | None:
-        """A bot's action through the room's one way in; the refusal's code, if any."""
+    def apply(self, seat: int, action: Action, state_id: int, by: str | None) -> str | None:
+        """A bot's action through the room's one way in, stored as played ``by`` (the
+        bot's kind, or ``AI_FALLBACK``); the refusal's code, if any."""
         room = self.room
         try:
-            room.submit(seat, action.verb, list(action.args), state_id)
+            room.submit(seat, action.verb, list(action.args), state_id, by)
         except ProtocolError as exc:
             log.warning("bot_refused room=%s seat=%d code=%s", room.code, seat, exc.code)
             return exc.code

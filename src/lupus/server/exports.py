@@ -3,7 +3,10 @@
 A stored game is its setup and its actions (``store``): it is replayed action by
 action, and each seat's action becomes one line of ``lupus.ai.export`` (the seat's view
 just before it acted, the choices offered, the one taken, and the game's outcome for
-that seat), the very format ``lupus simulate --export`` writes. Only finished games are
+that seat), the very format ``lupus simulate --export`` writes. A decision of an AI
+seat that the heuristic stand-in took (the model failed, was slow or named no legal
+choice: stored as played by ``AI_FALLBACK``) is marked ``fallback``, as the simulator
+marks its own; a person's, a bot's and the model's own are not. Only finished games are
 exported, and only of rooms whose host allowed it (``allow_export``, shown to every
 player in the lobby): a dataset leaves the server with the players' consent.
 """
@@ -17,7 +20,7 @@ from lupus.engine.errors import LupusError
 from lupus.engine.model import Action
 from lupus.scenario import parse
 from lupus.scenario import setup as scenario_setup
-from lupus.server.store import Store
+from lupus.server.store import AI_FALLBACK, Store
 
 
 class NotAllowed(LupusError):
@@ -52,15 +55,17 @@ def game_lines(store: Store, game_id: str, lang: str | None) -> list[str]:
     if stored is None:
         return []
     header, actions = stored
+    by = store.played_by(game_id)
     game = scenario_setup(parse({**header, "actions": []}, "stored game"))
     records: list[DecisionRecord] = []
-    for actor, verb, args in actions:
+    for index, (actor, verb, args) in enumerate(actions):
         assert isinstance(actor, int) and isinstance(verb, str) and isinstance(args, list)
         action = Action(actor, verb, tuple(args))
         if actor >= 0:
             view = game.view(actor)
             if view.prompts:
-                records.append(record(game_id, view, action, fallback=False, lang=lang))
+                fallback = by.get(index) == AI_FALLBACK
+                records.append(record(game_id, view, action, fallback=fallback, lang=lang))
         game.apply(action)
     return list(lines(records, game)) if game.finished else []
 

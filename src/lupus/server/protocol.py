@@ -154,12 +154,13 @@ class Dealt(BaseModel):
 
 
 class Start(_Message):
-    """Host: deal and start; ``fill`` puts bots of that kind in the empty seats; in a
-    game leader's room, ``deal`` is the deal he made with his cards (else the server
-    deals and his page tells him whom to give which card)."""
+    """Host: deal and start; ``fill`` puts bots of that kind in the empty seats (``llm``:
+    AI players, refused when the server has no model); in a game leader's room,
+    ``deal`` is the deal he made with his cards (else the server deals and his page
+    tells him whom to give which card)."""
 
     type: Literal["start"]
-    fill: Literal["random", "heuristic"] | None = None
+    fill: Literal["random", "heuristic", "llm"] | None = None
     deal: Dealt | None = None
 
 
@@ -188,11 +189,12 @@ class Swap(_Message):
 
 
 class HandOver(_Message):
-    """Host: a bot plays a seat from now on (``kind``), or its player again (None)."""
+    """Host: a bot plays a seat from now on (``kind``; ``llm``: an AI player, refused
+    when the server has no model), or its player again (None)."""
 
     type: Literal["hand_over"]
     seat: StrictInt
-    kind: Literal["random", "heuristic"] | None = "heuristic"
+    kind: Literal["random", "heuristic", "llm"] | None = "heuristic"
 
 
 class PassHost(_Message):

@@ -77,6 +77,10 @@ class RoomCore(ABC):
     def bot_name(self, seat: int) -> str:
         """The name a bot takes at ``seat``."""
 
+    @abstractmethod
+    def check_kind(self, kind: str | None) -> None:
+        """Refuse a bot kind the server cannot play (an AI player without a model)."""
+
     # ------------------------------------------------------------------ room_game
     @property
     @abstractmethod

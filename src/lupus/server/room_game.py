@@ -62,6 +62,7 @@ class Playing(RoomCore):
             raise ProtocolError("started", "started")
         if by_hand is not None and self.settings.mode != "leader":
             raise ProtocolError("not_allowed", "leader_deals")
+        self.check_kind(fill)
         if fill is not None:
             for seat, held in enumerate(self.seats):
                 if held is None:
@@ -163,9 +164,12 @@ class Playing(RoomCore):
         self.changed_lobby()
 
     # ------------------------------------------------------------------ actions
-    def submit(self, actor: int, verb: str, args: list[int | str], state_id: int) -> None:
+    def submit(
+        self, actor: int, verb: str, args: list[int | str], state_id: int, by: str | None = None
+    ) -> None:
         """Apply an action for ``actor`` (a seat, or LEADER) answering the view whose
-        state id is ``state_id``; committed before anyone hears of it.
+        state id is ``state_id``; committed before anyone hears of it, with who played
+        it (``by``: None for a person, else the bot's kind: ``Store.append_action``).
 
         The answer follows what the seat was shown, never the game beyond it: while the
         night's pacing holds a step back, the step shown is over and nobody has anything
@@ -194,7 +198,7 @@ class Playing(RoomCore):
             game.apply(action)
         except IllegalAction as exc:
             raise ProtocolError("illegal", "illegal", detail=str(exc)) from exc
-        self.record(game)
+        self.record(game, by)
         self.after_change()
 
     def timed_out(self) -> None:
@@ -214,12 +218,14 @@ class Playing(RoomCore):
         self.record(game)
         self.after_change()
 
-    def record(self, game: Game) -> None:
-        """Commit the action just applied; if the store fails, the game is replayed
-        without it (as the store holds it), so that the game and its log never differ."""
+    def record(self, game: Game, by: str | None = None) -> None:
+        """Commit the action just applied (played ``by``: see ``submit``); if the store
+        fails, the game is replayed without it (as the store holds it), so that the game
+        and its log never differ."""
         assert self.game_id is not None
+        index, action = len(game.history) - 1, stored(game.history[-1])
         try:
-            self.store.append_action(self.game_id, len(game.history) - 1, stored(game.history[-1]))
+            self.store.append_action(self.game_id, index, action, by)
             if game.finished:
                 self.store.finish_game(self.game_id, self.clock())
         except Exception as exc:

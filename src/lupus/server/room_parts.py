@@ -65,7 +65,13 @@ class Answers(Protocol):
     def rng(self) -> random.Random: ...
 
     def answer(
-        self, seat: int, action: Action, state_id: int, of_game: int, of_step: int
+        self,
+        seat: int,
+        action: Action,
+        state_id: int,
+        of_game: int,
+        of_step: int,
+        fell_back: bool = False,
     ) -> None: ...
 
 
@@ -179,7 +185,9 @@ class BotsRoom(Table, Protocol):
 
     def close_step(self) -> None: ...
 
-    def submit(self, actor: int, verb: str, args: list[int | str], state_id: int) -> None: ...
+    def submit(
+        self, actor: int, verb: str, args: list[int | str], state_id: int, by: str | None = None
+    ) -> None: ...
 
 
 class PresentRoom(Table, Protocol):

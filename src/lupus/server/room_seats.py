@@ -113,8 +113,7 @@ class Seating(RoomCore):
     def add_bot(self, kind: str, seat: int | None) -> None:
         """A bot (or an AI player, ``llm``, if the server has a model) in a seat."""
         self.in_lobby()
-        if kind == "llm" and not self.ai.able:
-            raise ProtocolError("not_allowed", "no_ai_model")
+        self.check_kind(kind)
         if seat is None:
             free = [n for n, s in enumerate(self.seats) if s is None]
             if not free:
@@ -143,18 +142,23 @@ class Seating(RoomCore):
         self.changed_lobby()
 
     def hand_over(self, seat: int, kind: str | None) -> None:
-        """A bot plays a person's seat (he left), or the person again."""
+        """A bot (or an AI player, ``llm``, if the server has a model) plays a person's
+        seat (he left), or the person again. The bot that played it before, and an AI
+        player's talk of that seat, are forgotten: the next kind starts afresh, and an
+        AI player's line that comes back for a seat it no longer plays is dropped."""
         self.check_seat_number(seat)
+        self.check_kind(kind)
         held = self.seats[seat]
         if held is None or held.token is None:
             raise ProtocolError("not_allowed", "hand_over_person")
+        if held.bot != kind:
+            self.bots.forget(seat)
+            self.ai.forget(seat)
         held.bot = kind
         self.presence.handed(seat)
-        if kind is None:
-            self.bots.forget(seat)
         self.save()
         self.broadcast()
-        self.bots.schedule()  # (the bot may owe a decision now)
+        self.bots.schedule()  # (the bot, an AI player's too, may owe a decision now)
 
     # ------------------------------------------------------------------ the seats move
     def resize(self, players: int) -> None:
@@ -267,6 +271,11 @@ class Seating(RoomCore):
     def in_lobby(self) -> None:
         if self.status != "lobby":
             raise ProtocolError("started", "started")
+
+    def check_kind(self, kind: str | None) -> None:
+        """A bot kind the server can play: an AI player (``llm``) only with a model."""
+        if kind == "llm" and not self.ai.able:
+            raise ProtocolError("not_allowed", "no_ai_model")
 
     def check_seat_number(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):

@@ -20,9 +20,15 @@ schema (``SCHEMA_VERSION``), created or brought up to date when a server starts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 from lupus.engine.errors import LupusError
+
+AI_FALLBACK: Final = "llm-fallback"
+"""Who played an AI seat's action that the heuristic stand-in decided (the model failed,
+was slow, or named no legal choice): ``lupus export`` marks those decisions
+``fallback``. Other actions are played by a person (None) or by the bot kind that
+decided them (``heuristic``, ``random``, ``llm``)."""
 
 
 class StoreError(LupusError):
@@ -76,8 +82,13 @@ class Store(Protocol):
         """A new game in the room (its setup), which becomes the room's current game,
         with the room's state as it starts (its seats, bots included): both at once."""
 
-    def append_action(self, game_id: str, index: int, action: list[object]) -> None:
-        """Action ``index`` of the game (0 first); refused if that index is stored."""
+    def append_action(
+        self, game_id: str, index: int, action: list[object], by: str | None = None
+    ) -> None:
+        """Action ``index`` of the game (0 first); refused if that index is stored.
+        ``by``: who played it (None: a person, or the game's leader; else the bot kind,
+        or ``AI_FALLBACK``), kept beside the action, never in it: the action is the
+        scenario's ``[actor, verb, args]`` as downloads and replays read it."""
 
     def append_chat(self, game_id: str, index: int, line: dict[str, object]) -> None: ...
 
@@ -103,6 +114,11 @@ class Store(Protocol):
 
     def scenario(self, game_id: str) -> tuple[dict[str, object], list[list[object]]] | None:
         """A game's setup and actions, or None if there is no such game."""
+
+    def played_by(self, game_id: str) -> dict[int, str]:
+        """Who played each action of a game that a bot played (``append_action``'s
+        ``by``), by index; a person's actions, and those stored before the store kept
+        it, are not in it."""
 
     def has_game(self, game_id: str) -> bool:
         """Whether there is such a game (a look-up of its id alone: ``scenario`` reads

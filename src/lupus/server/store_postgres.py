@@ -74,6 +74,11 @@ INSERT INTO leases (room, owner, epoch, expires)
     """
 ALTER TABLE nodes ADD COLUMN key bytea;
 """,
+    # who played each action (``Store.append_action``'s ``by``): NULL for a person (a
+    # nullable column without a default: no table rewrite, old rows read NULL)
+    """
+ALTER TABLE actions ADD COLUMN played_by text;
+""",
 )
 """The schema, one script a version, in order (a new version is a new script at the end:
 a script that ran is never changed)."""
@@ -254,11 +259,13 @@ class PostgresStore:
                 (game_id, json.dumps(state), now, code),
             )
 
-    def append_action(self, game_id: str, index: int, action: list[object]) -> None:
+    def append_action(
+        self, game_id: str, index: int, action: list[object], by: str | None = None
+    ) -> None:
         self._write(
             room_of(game_id),
-            "INSERT INTO actions (game, idx, action) SELECT %s, %s, %s FROM held",
-            (game_id, index, json.dumps(action)),
+            "INSERT INTO actions (game, idx, action, played_by) SELECT %s, %s, %s, %s FROM held",
+            (game_id, index, json.dumps(action), by),
         )
 
     def append_chat(self, game_id: str, index: int, line: dict[str, object]) -> None:
@@ -335,6 +342,13 @@ class PostgresStore:
             )
         ]
         return GameRecord(game_id, number, json.loads(header), actions, chat, finished is not None)
+
+    def played_by(self, game_id: str) -> dict[int, str]:
+        rows = self.rows(
+            "SELECT idx, played_by FROM actions WHERE game = %s AND played_by IS NOT NULL",
+            (game_id,),
+        )
+        return {int(index): str(by) for index, by in rows}
 
     def has_game(self, game_id: str) -> bool:
         return bool(self.rows("SELECT 1 FROM games WHERE id = %s", (game_id,)))

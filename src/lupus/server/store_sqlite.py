@@ -48,9 +48,14 @@ CREATE TABLE IF NOT EXISTS chat (
     PRIMARY KEY (game, idx)
 ) WITHOUT ROWID;
 """,
+    # who played each action (``Store.append_action``'s ``by``): NULL for a person
+    """
+ALTER TABLE actions ADD COLUMN played_by TEXT;
+""",
 )
 """The schema, one script a version (``PRAGMA user_version`` says how many ran). The
-first is written so that a file kept before versions were numbered takes it as is."""
+first is written so that a file kept before versions were numbered takes it as is; a
+new version is a new script at the end (a script that ran is never changed)."""
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -109,10 +114,12 @@ class SQLiteStore:
                 self.db.execute("ROLLBACK")
                 raise
 
-    def append_action(self, game_id: str, index: int, action: list[object]) -> None:
+    def append_action(
+        self, game_id: str, index: int, action: list[object], by: str | None = None
+    ) -> None:
         self._write(
-            "INSERT INTO actions (game, idx, action) VALUES (?, ?, ?)",
-            (game_id, index, json.dumps(action)),
+            "INSERT INTO actions (game, idx, action, played_by) VALUES (?, ?, ?, ?)",
+            (game_id, index, json.dumps(action), by),
         )
 
     def append_chat(self, game_id: str, index: int, line: dict[str, object]) -> None:
@@ -178,6 +185,14 @@ class SQLiteStore:
             )
         ]
         return GameRecord(game_id, number, json.loads(header), actions, chat, finished is not None)
+
+    def played_by(self, game_id: str) -> dict[int, str]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT idx, played_by FROM actions WHERE game = ? AND played_by IS NOT NULL",
+                (game_id,),
+            ).fetchall()
+        return {int(index): str(by) for index, by in rows}
 
     def has_game(self, game_id: str) -> bool:
         with self.lock:

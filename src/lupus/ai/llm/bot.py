@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lupus.ai.llm.client import Model
 from lupus.ai.llm.prompt import decision
@@ -29,6 +29,14 @@ from lupus.rulebooks.schema import Rulebook
 
 if TYPE_CHECKING:
     from lupus.ai.llm.discussion import Discussion
+
+
+class Decided(NamedTuple):
+    """One decision of a model seat: the action, and whether the heuristic stand-in
+    took it (the model failed, was slow, or named no legal choice)."""
+
+    action: Action
+    fell_back: bool
 
 
 class LlmBot:
@@ -55,6 +63,13 @@ class LlmBot:
     def act(self, view: View, rng: random.Random, heard: Sequence[Line] = ()) -> Action:
         """The model's choice for ``view.seat``, or the heuristic bot's in its place;
         ``heard``: the lines said that the seat may read (``talk.heard``)."""
+        return self.decide(view, rng, heard).action
+
+    def decide(self, view: View, rng: random.Random, heard: Sequence[Line] = ()) -> Decided:
+        """``act``, saying whether the stand-in took the decision: a server's AI seat
+        stores who played each action (``lupus export`` marks the stand-in's), and its
+        decisions run in threads at once, where counting ``usage.fallbacks`` before and
+        after would count another seat's."""
         usage = self.usage
         usage.decisions += 1
         talk = self.discussion
@@ -88,10 +103,10 @@ class LlmBot:
                 continue  # (the same question again: a server may fail once)
             index = asked.pick(reply.text)
             if index is not None:
-                return asked.action(index)
+                return Decided(asked.action(index), fell_back=False)
             reason = "bad"
             messages = asked.retry(reply.text)
         usage.fell_back(reason)
         if talk is not None:
             talk.fallbacks.add(talk.at)
-        return self.stand_in.act(view, rng)
+        return Decided(self.stand_in.act(view, rng), fell_back=True)

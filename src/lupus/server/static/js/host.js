@@ -1,7 +1,8 @@
 // Host powers: whoever holds them now (`lobby.host`, the connection's own) gets these
 // controls; everyone sees who holds them. He may pass them
-// to another person, let a bot play a seat, and give a seat a new join link (its old one
-// stops working at once): shown with its QR code, for a player on another device.
+// to another person, let a bot play a seat (or an AI player, when the server has a
+// model: `lobby.ai`), and give a seat a new join link (its old one stops working at
+// once): shown with its QR code, for a player on another device.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -15,11 +16,13 @@ export function seatControls(page, seat, number) {
   if (!page.host || !seat || number === page.seat) return controls;
   const over = page.view?.finished;
   if (seat.person && lobby.mode === "players" && !over && lobby.number > 0) {
-    controls.push(
-      seat.bot
-        ? h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: null }).catch(() => {}) }, t("give_back"))
-        : h("button", { type: "button", class: "small", onclick: () => page.send({ type: "hand_over", seat: number, kind: "heuristic" }).catch(() => {}) }, t("hand_over")),
-    );
+    const hand = (kind, label) =>
+      h("button", { type: "button", class: "small hand-over", dataset: { seat: String(number), kind: String(kind) }, onclick: () => page.send({ type: "hand_over", seat: number, kind }).catch(() => {}) }, t(label));
+    if (seat.bot) controls.push(hand(null, "give_back"));
+    else {
+      controls.push(hand("heuristic", "hand_over"));
+      if (lobby.ai) controls.push(hand("llm", "hand_over_llm"));
+    }
   }
   if (seat.person && lobby.mode === "players") {
     controls.push(

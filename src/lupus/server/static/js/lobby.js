@@ -197,12 +197,16 @@ function seatRow(page, seat, number) {
   );
 }
 
+/** How a kind of bot that fills the empty seats reads ("with AI players" for many). */
+const fillText = (kind) => t(kind === "llm" ? "fill_with_llm" : `fill_${kind}`);
+
 function hostControls(page, free) {
   const fill = h(
     "select",
     { id: "fill" },
     h("option", { value: "heuristic" }, t("fill_heuristic")),
     h("option", { value: "random" }, t("fill_random")),
+    page.lobby.ai ? h("option", { value: "llm" }, fillText("llm")) : null,
   );
   // A refused start (a deck the engine will not deal) is said by the button.
   const problem = h("p", { class: "problem", role: "alert", id: "start-problem" });
@@ -221,7 +225,7 @@ function hostControls(page, free) {
         onclick: async () => {
           // Bots take the empty seats only once the host said yes to it in words.
           if (free) {
-            const kind = t(`fill_${fill.value}`);
+            const kind = fillText(fill.value);
             const yes = await ask(t("fill_confirm", { count: free, kind }), t("fill_confirm_yes"), t("cancel"));
             if (!yes) return;
           }

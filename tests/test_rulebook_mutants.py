@@ -331,7 +331,11 @@ def test_a_rulebook_that_loads_can_be_played(kind: str, draws: st.DataObject, se
         ("werewolf", {"compositions": {"2": {"werewolf": 1, "villager": 1}}}, "compositions.2"),
         ("werewolf", {"mechanics": {"pack_tag": "nothing"}}, "pack_tag"),
         ("werewolf", {"max_players": 10**9}, "max_players"),
-        ("mafia-classic", {"day": [], "talk": [], "night": {"later": ["banishment"]}}, "night.later"),
+        (
+            "mafia-classic",
+            {"day": [], "talk": [], "night": {"later": ["banishment"]}},
+            "night.later",
+        ),
         ("werewolf", {"talk": ["vote", "witch"]}, "talk"),
         ("tit-albert", {"options": {"little_girl_catch_chance": None}}, "little_girl_catch_chance"),
         ("tit-albert", {"options": {"quick": {"type": "int", "default": 1}}}, "options.quick"),

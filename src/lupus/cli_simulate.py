@@ -33,7 +33,11 @@ LlmCache = Annotated[
     Path | None, typer.Option(help="JSONL of every reply: replays a run with no model.")
 ]
 LlmTalk = Annotated[
-    int, typer.Option(help="Lines each model seat says in each discussion: the day's, and its pack's at night (0: model seats never talk).")
+    int,
+    typer.Option(
+        help="Lines each model seat says in each discussion, the day's and its pack's at "
+        "night (0: model seats never talk)."
+    ),
 ]
 Export = Annotated[
     Path | None,

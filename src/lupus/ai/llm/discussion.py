@@ -33,6 +33,7 @@ from lupus.ai.tally import kinds_of
 from lupus.engine.game import Game
 from lupus.sim.selfplay import Table
 
+
 class Discussion:
     """One game's talk: the lines said (``lines``, in order), where the game is
     (``at``: the position in ``game.history`` of the action about to be taken) and the

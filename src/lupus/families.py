@@ -78,6 +78,9 @@ def problem(book: Rulebook, family: Family) -> str | None:
     for step_id in book.timers.steps:
         if step_id not in timed:
             return f"timers.steps: unknown step {quoted(step_id)} (known: {', '.join(timed)})"
+    for step_id in book.talk:
+        if step_id not in timed:
+            return f"talk: unknown step {quoted(step_id)} (known: {', '.join(timed)})"
     if book.max_players > MAX_PLAYERS:
         return f"max_players: at most {MAX_PLAYERS}, not {book.max_players}"
     found = family.unplayable(book)

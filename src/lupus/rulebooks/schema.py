@@ -225,7 +225,8 @@ class Rulebook(_Strict):
     night: NightSpec
     day: tuple[str, ...]
     # The day's steps the table talks before (its discussion): where a model seat's
-    # day talk opens (``lupus.ai.llm.discussion``), once a day each. Steps of ``day``.
+    # day talk opens (``lupus.ai.llm.discussion``), once a day each. A step the day
+    # does not hold is never reached (a house rulebook may drop it from ``day`` alone).
     talk: tuple[str, ...] = ()
     mechanics: MechanicsSpec = MechanicsSpec()
     options: dict[str, OptionSpec] = Field(default_factory=dict)
@@ -246,9 +247,6 @@ class Rulebook(_Strict):
             # The phases after the first night would wait on nobody: a game would run
             # them one after the other forever.
             raise ValueError("night.later and day are both empty: the game would never end")
-        for step in self.talk:
-            if step not in self.day:
-                raise ValueError(f"talk: {step!r} is not a step of the day")
         for role_id, role in self.roles.items():
             if role.faction not in self.factions:
                 raise ValueError(f"roles.{role_id}.faction: unknown faction {role.faction!r}")

@@ -65,7 +65,6 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
     "pack.js": frozenset({"pack"}),
     "play.js": frozenset({"night"}),  # the phase
-    "replay.js": frozenset({"game_over"}),
     "room.js": frozenset({"night", "token"}),  # the phase, the link's token
     "story.js": frozenset({"day", "night"}),  # the phases
     "timers.js": frozenset({"day", "night"}),  # the timers' keys

@@ -26,6 +26,27 @@ def test_the_leader_script_marks_reach_the_page_with_the_rulebook() -> None:
     assert {"nomination", "withdrawal"} <= set(maffia["echoes"])
 
 
+def test_what_a_kind_shows_reaches_the_page_with_the_rulebook() -> None:
+    """``EventSpec.shows``: the leader's page shows a vision, an inspection, a victim
+    by it, and a seat's own part of its frame reads the deal and the answers by it."""
+    shows = rulebook_entry(load("werewolf"), "en")["shows"]
+    assert isinstance(shows, dict)
+    assert (
+        shows.items()
+        >= {
+            "role_dealt": "held",
+            "role_taken": "held",
+            "vision": "card",
+            "victim_shown": "victim",
+            "pack_victim": "pointed",
+        }.items()
+    )
+    maffia = rulebook_entry(load("maffia"), "en")["shows"]
+    assert isinstance(maffia, dict) and maffia["inspection"] == "side"
+    with pytest.raises(ValueError, match="proclaimed"):
+        EventSpec("proclaimed", {}, shows="shout")
+
+
 def test_a_registered_role_brings_its_kinds_marks() -> None:
     book = load("werewolf")
     role = Role(

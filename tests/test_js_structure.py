@@ -6,9 +6,10 @@ the modules (every ``import ... from "./x.js"`` and ``export ... from "./x.js"``
 And the pages read the frame rather than derive it again (issue 26 item 3): the event
 kinds a module names (a string, or a key of an object, equal to a kind some family or
 role declares) are listed by module below, and the list only shrinks. What is left is
-what no field of the frame says: the seat's own card and answers (its private events),
-the leader's script, Lupusburg's day on its board;
-a phase (``night``), a verb or a title that shares a kind's name is listed too.
+what no field of the frame says (the deck at the start, a replay's end); a phase
+(``night``), a verb, a class or a title that shares a kind's name is listed too. A
+seat's card and answers, a leader's cards and deaths are ``view.own``; what a private
+event shows is its kind's ``shows`` in the rulebook entry.
 
 There is no build step and no JavaScript parser here: the modules are read with a small
 scanner that blanks out comments, strings, template literals and regular expressions
@@ -52,22 +53,18 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "game_parts.js": frozenset({"day", "game_over", "night"}),  # phases, a word's key
     "leader_deck.js": frozenset({"game_starts"}),
     "lobby.js": frozenset({"burgomaster"}),  # a key of the lobby's houses deal
-    "leader_items.js": frozenset({"inspection", "pack_victim", "victim_shown", "vision"}),
     "leader_step.js": frozenset({"night"}),
-    "leader_story.js": frozenset(
-        {"characters_dealt", "death", "night", "role_dealt", "role_taken", "wake"}
-    ),
+    "leader_story.js": frozenset({"night"}),  # the phase
     "lupusburg.js": frozenset(
         {"ballot", "bet", "burgomaster", "night", "peeked", "privilege", "token"}
     ),  # verbs, icons, stages
     "lupusburg_state.js": frozenset({"burgomaster"}),  # the title's id
     "outcome.js": frozenset(
-        {"death", "failed_attempt", "inspection", "night", "vision"}
-    ),  # a class, a word's key, the phase, this seat's answers
+        {"death", "failed_attempt", "night"}
+    ),  # a class, a word's key, the phase
     "lupusburg_icons.js": frozenset({"ballot", "token"}),  # icons' names
     "pack.js": frozenset({"pack"}),
-    "play.js": frozenset({"night", "role_dealt", "role_taken"}),
-    "replay.js": frozenset({"game_over"}),
+    "play.js": frozenset({"night"}),  # the phase
     "room.js": frozenset({"night", "token"}),  # the phase, the link's token
     "story.js": frozenset({"day", "night"}),  # the phases
     "timers.js": frozenset({"day", "night"}),  # the timers' keys

@@ -20,6 +20,7 @@ from lupus import scenario as sc
 from lupus.families import table_of
 from lupus.lupusburg.board import LupusburgBoard
 from lupus.lupusburg.own import LupusburgOwn
+from lupus.village.own import VillageOwn
 
 SEAT_KEYS = {"seat", "name", "alive", "card", "titles"}
 HOUSE_KEYS = {"house", "alive", "character", "chest", "death"}
@@ -49,6 +50,7 @@ STEP_KEYS = {
 END_KEYS = {"winner", "winners", "reason", "scores", "parts", "tie_break", "bets"}
 BOARD_KEYS = set(LupusburgBoard.FIELDS)
 OWN_KEYS = set(LupusburgOwn.FIELDS)
+VILLAGE_OWN_KEYS = set(VillageOwn.FIELDS)
 
 
 @pytest.fixture(scope="module")
@@ -147,10 +149,10 @@ def test_every_view_frame_carries_the_public_table(server: Server, rules: str, s
     for frame in views:
         check_shape(frame["public"], names, houses)
     for frame in host.frames:
-        if frame["type"] == "view":  # (the seat's own part: Lupusburg's, of his seat)
+        if frame["type"] == "view":  # (the seat's own part, of his seat: every family's)
             own = frame["own"]
-            assert (own is None) != houses and (own is None or set(own) == OWN_KEYS)
-            assert own is None or own["seat"] == frame["seat"]
+            assert set(own) == (OWN_KEYS if houses else VILLAGE_OWN_KEYS)
+            assert own["seat"] == frame["seat"]
     assert all(frame["own"] is None for frame in spectator.frames if frame["type"] == "view")
     seen, watched = public_moments(host), public_moments(spectator)
     for moment in seen.keys() & watched.keys():

@@ -598,6 +598,8 @@ def facts(event: dict[str, Any]) -> set[tuple[object, ...]]:
     found: set[tuple[object, ...]] = set()
     if "role" in data and "player" in data:
         found.add(("role", data["player"], data["role"]))
+    if "side" in data and "player" in data:
+        found.add(("side", data["player"], data["side"]))
     for key, what in (("roles", "role"), ("characters", "character")):
         for seat, card in (data.get(key) or {}).items():
             found.add((what, int(seat), card))
@@ -628,6 +630,14 @@ def own_facts(own: dict[str, Any] | None) -> set[tuple[object, ...]]:
         return set()
     seat = own["seat"]
     found: set[tuple[object, ...]] = set()
+    if "cards" in own:  # (a village seat's: its card, its night powers' answers)
+        found |= {("role", int(held), role) for held, role in own["cards"].items()}
+        for answer in own["answers"]:
+            if answer["role"] is not None:
+                found.add(("role", answer["seat"], answer["role"]))
+            if answer["side"] is not None:
+                found.add(("side", answer["seat"], answer["side"]))
+        return found
     for house, told in own["characters"].items():
         found.add(("character", int(house), told["character"]))
     for house, told in own["chests"].items():

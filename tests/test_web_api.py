@@ -152,6 +152,9 @@ def test_a_finished_games_story_is_told_for_its_replay(server: Server) -> None:
     assert body["events"][-1]["kind"] == "game_over"
     dealt = [event for event in body["events"] if event["kind"] == "role_dealt"]
     assert len(dealt) == 5  # every card, as it was dealt
+    # The end's public table: every card, and who won (the replay page reads it).
+    public = body["public"]
+    assert all(player["card"] for player in public["players"]) and public["end"]["winners"]
     english = httpx.get(f"{server.http}/api/games/{story['game']}/story?lang=xx").json()
     assert english["events"] == body["events"]
     missing = httpx.get(f"{server.http}/api/games/{room}-9-00000000/story")

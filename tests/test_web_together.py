@@ -221,6 +221,8 @@ def test_the_captain_and_the_hunter_decide_on_their_own_dead_pages(server: Serve
         shown = host.page.inner_text(".replay")
         assert "Night 1" in shown and "Day 2" in shown
         assert "is dealt the card: Hunter" in shown  # every card, as it was dealt
+        replayed = host.page.inner_text(".replay .all-cards")  # (the end's public table)
+        assert all(name in replayed and cards[name] in replayed for name in NAMES)
         host.shot("replay")
         # Anyone with the link opens it: a stranger's browser too.
         stranger = Phone(chromium, server.http, "Stranger", SHOTS)

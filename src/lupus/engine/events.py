@@ -155,6 +155,15 @@ died (``nobody``); it gives its ``player`` a ``title``, which his death ends. A 
 ``script="opens"`` event opens the table's step, which a public non-entry ends."""
 
 
+SHOWS: Final = frozenset({"held", "card", "side", "victim", "pointed"})
+"""What a private event tells its audience (``EventSpec.shows``): ``held``, the card
+its ``player`` holds from now on (``role``: the deal, the Thief's exchange); ``card``,
+another seat's card (``player``'s ``role``: a vision); ``side``, another seat's side
+(``player``'s ``side``: an inspection); ``victim``, the night's victim (``target``, or
+null: shown to the Witch); ``pointed``, the victim a pack points at (``target``), which
+a game leader shows it to approve."""
+
+
 @final
 class EventSpec:
     """The schema of one event kind: each field's tag, the fields that may be absent
@@ -166,10 +175,24 @@ class EventSpec:
     public event is ever said), and ``script``, its place in a game leader's script
     (``SCRIPT``; the pages get both from the server, ``GET /api/rulebooks``). And
     ``variant`` picks the message that tells one event of the kind: ``"<kind>.<variant>"``
-    before ``"<kind>"`` (``field_variant("how")``: the Captain elected or drawn), and
-    ``table`` what it does to the public table (``TABLE``)."""
+    before ``"<kind>"`` (``field_variant("how")``: the Captain elected or drawn),
+    ``table`` what it does to the public table (``TABLE``), and ``shows`` what a private
+    event tells the seats it is told to (``SHOWS``: the card a seat holds, a vision's
+    card, an inspection's side, a victim), which the server reads into a seat's own
+    part of its frame and a game leader's page shows them (so that no page names the
+    kind)."""
 
-    __slots__ = ("discloses", "fields", "kind", "optional", "script", "table", "told", "variant")
+    __slots__ = (
+        "discloses",
+        "fields",
+        "kind",
+        "optional",
+        "script",
+        "shows",
+        "table",
+        "told",
+        "variant",
+    )
 
     def __init__(
         self,
@@ -182,6 +205,7 @@ class EventSpec:
         script: str | None = None,
         variant: Callable[[Event], str | None] | None = None,
         table: str | None = None,
+        shows: str | None = None,
     ) -> None:
         for name, tag in fields.items():
             if tag not in TAGS:
@@ -194,6 +218,7 @@ class EventSpec:
             ("told", told, TOLD),
             ("script", script, SCRIPT),
             ("table", table, TABLE),
+            ("shows", shows, SHOWS),
         ):
             if mark is not None and mark not in marks:
                 raise ValueError(f"{kind}: {what} is one of {sorted(marks)}, not {mark!r}")
@@ -205,6 +230,7 @@ class EventSpec:
         self.script: Final = script
         self.variant: Final = variant
         self.table: Final = table
+        self.shows: Final = shows
 
     def __repr__(self) -> str:
         return f"EventSpec({self.kind!r}, {self.fields!r})"

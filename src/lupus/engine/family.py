@@ -153,10 +153,11 @@ class Family:
         return TableReader(names)
 
     def seat_reader(self, seat: int) -> SeatReader | None:
-        """A reader of one seat's events into what that seat alone knows of the
-        family's board (``view.own``: Lupusburg's characters told it, its peeks, its
-        coin...), or None: the family has no such part (the village's seat knows its
-        events, and the public table says the rest)."""
+        """A reader of one seat's events into what that seat alone knows (``view.own``:
+        a village seat's card and its night powers' answers, Lupusburg's characters
+        told it, its peeks, its coin...), or None: the family has no such part, or the
+        seat none (a spectator: the public table says all it knows). The pages read it
+        rather than the event log."""
         return None
 
     def refuse_table(

@@ -11,6 +11,7 @@ from lupus.engine.errors import SetupError
 from lupus.engine.events import EventSpec, told_kinds
 from lupus.engine.family import Family, SeatReader
 from lupus.engine.game import Game
+from lupus.engine.model import LEADER
 from lupus.engine.step import Step
 from lupus.engine.table import TableReader
 from lupus.engine.untrusted import quoted
@@ -175,9 +176,10 @@ class LupusburgFamily(Family):
         return LupusburgTable(names)
 
     def seat_reader(self, seat: int) -> SeatReader | None:
-        """A player's own part of the board (``lupus.lupusburg.own``); none for the
-        game leader or a spectator (the public board is theirs)."""
-        return OwnReader(seat) if seat >= 0 else None
+        """A player's own part of the board (``lupus.lupusburg.own``), or a game
+        leader's (the deal of every seat); none for a spectator (the public board is
+        all a spectator knows)."""
+        return OwnReader(seat) if seat >= LEADER else None
 
     def fixed_deck(self, players: int) -> dict[str, int] | None:
         return dealing.fixed_deck(players)

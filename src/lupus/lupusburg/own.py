@@ -12,15 +12,18 @@ read from the events its view holds, oldest first: the public board
   it kept under its seal (the table sees it at the end only).
 - ``ballots``: its secret ballots of today's second voting, per house.
 
+A game leader's (seat -1) holds every seat's deal (``characters`` and ``chests``, all
+``own``: he deals the cards), and what a Werewolf's claw points at.
+
 Nothing here comes from an event its view does not hold: the reader is fed the seat's
-own events, and reads what is about the seat itself only.
+own events, and reads what is about the seat itself only (the leader: the deal too).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar, Final, final
 
-from lupus.engine.model import Event, Value
+from lupus.engine.model import LEADER, Event, Value
 from lupus.engine.sealed import seal
 
 OWN: Final = "own"
@@ -129,7 +132,7 @@ class OwnReader:
 
 # ---------------------------------------------------------------------- the kinds
 def _dealt(own: OwnReader, event: Event) -> None:
-    if not own.mine(event):
+    if not own.mine(event) and own.seat != LEADER:  # (a game leader deals every seat)
         return
     chest = event.seat("chest")
     for house, character in event.seat_texts("characters").items():

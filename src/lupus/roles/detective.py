@@ -42,7 +42,7 @@ ROLE = Role(
     bot=Play({"inspect": INSPECT}, prey=3, remembers={"inspection": VillageMemory.on_side}),
     events=(
         # ``player`` is investigated, ``by`` the Detective.
-        EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}),
+        EventSpec("inspection", {"player": SEAT, "side": TEXT, "by": SEAT}, shows="side"),
     ),
     card="detective",
     steps={"detective": DetectiveStep},

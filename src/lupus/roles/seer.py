@@ -36,7 +36,7 @@ ROLE = Role(
     bot=Play(
         {"inspect": INSPECT}, taste=5, prey=3, remembers={"vision": VillageMemory.on_inspected}
     ),
-    events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),),
+    events=(EventSpec("vision", {"player": SEAT, "role": TEXT}, discloses=A_ROLE, shows="card"),),
     card="seer",
     steps={"seer": SeerStep},
     verbs=(Verb("inspect", "seer", ("seer",), "night"),),

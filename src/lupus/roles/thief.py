@@ -84,7 +84,7 @@ ROLE = Role(
     extra_cards=2,
     events=(
         EventSpec("extra_cards", {"cards": TEXTS}),
-        EventSpec("role_taken", {"player": SEAT, "role": TEXT}, discloses=A_ROLE),
+        EventSpec("role_taken", {"player": SEAT, "role": TEXT}, discloses=A_ROLE, shows="held"),
     ),
     card="thief",
     steps={"thief": ThiefStep},

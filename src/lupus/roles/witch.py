@@ -137,7 +137,7 @@ ROLE = Role(
         remembers={"victim_shown": VillageMemory.on_victim},
     ),
     events=(
-        EventSpec("victim_shown", {"target": SEAT_OR_NONE}),
+        EventSpec("victim_shown", {"target": SEAT_OR_NONE}, shows="victim"),
         EventSpec(
             "potion", {"kind": TEXT, "target": SEAT}, script="noted", variant=field_variant("kind")
         ),

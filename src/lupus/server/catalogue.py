@@ -76,6 +76,9 @@ def rulebook_entry(book: Rulebook, lang: str) -> dict[str, object]:
         # What each event kind is in a game leader's script (``EventSpec.script``):
         # the kinds that open a step, echo an entry, are noted, or are skipped.
         "script": script(book),
+        # What each private kind that shows its audience something shows them
+        # (``EventSpec.shows``): a game leader's page shows it so, naming no kind.
+        "shows": shows(book),
     }
 
 
@@ -127,6 +130,12 @@ def script(book: Rulebook) -> dict[str, list[str]]:
         if spec.script is not None:
             marks[spec.script].append(kind)
     return marks
+
+
+def shows(book: Rulebook) -> dict[str, str]:
+    """``rulebook_entry``'s ``shows``: kind -> what an event of it shows its audience
+    (``card``, ``side``, ``victim``, ``pointed``, ``held``), for the kinds that do."""
+    return {kind: spec.shows for kind, spec in event_specs(book).items() if spec.shows}
 
 
 def causes(book: Rulebook, lang: str) -> dict[str, str]:

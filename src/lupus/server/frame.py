@@ -64,7 +64,7 @@ class ViewFrame:
     events: list[Raw]  # the news: events the client has not had yet
     pack: list[tuple[int, int | None]] | None  # a pack member's pack: seat, target
     public: Raw  # the public table: alive, public cards, titles, the last outcome
-    own: Raw  # what this seat alone knows of its family's board (Lupusburg), or null
+    own: Raw  # what this seat (or the leader) alone knows: its cards, answers; or null
     prompts: Raw  # what the seat may do now, each choice with its words
     type: str = field(default="view")
 
@@ -198,7 +198,8 @@ def view_frame(
 def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, ...]) -> str:
     """The seat's own part of the board (``view.own``) as JSON text: its family's
     reader (``Family.seat_reader``) fed the seat's events, each once, as they are sent
-    (``new``, after the ``start`` already read); "null" for a family without one."""
+    (``new``, after the ``start`` already read); "null" for a spectator (or a family
+    without one)."""
     kept = sent.own
     if kept is None or kept[0] != view.seat:
         kept = sent.own = (view.seat, family_of(game.rulebook).seat_reader(view.seat))

@@ -20,6 +20,7 @@ from typing import TypeVar
 from lupus.engine.event_json import to_json as event_json
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
+from lupus.families import table_of
 from lupus.narration import Narrator
 from lupus.scenario import parse
 from lupus.scenario import setup as scenario_setup
@@ -81,4 +82,7 @@ async def story(game_id: str, game: Game, lang: str | None) -> dict[str, object]
         "players": list(game.names),
         "lines": lines,
         "events": events,
+        # The public table at the end (every card is public then, and the end says who
+        # won), as a view's ``public``: the replay page reads it, not the events.
+        "public": table_of(view).to_json(),
     }

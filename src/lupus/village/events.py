@@ -62,7 +62,13 @@ EVENTS: Final[dict[str, EventSpec]] = table(
         told="step",
         script="skipped",
     ),
-    EventSpec("role_dealt", {"player": SEAT, "role": TEXT}, discloses=A_ROLE, script="skipped"),
+    EventSpec(
+        "role_dealt",
+        {"player": SEAT, "role": TEXT},
+        discloses=A_ROLE,
+        script="skipped",
+        shows="held",
+    ),
     EventSpec("night", {"number": INT}, told="step"),
     EventSpec("day", {"number": INT}, told="say"),
     EventSpec("dawn", {"number": INT}, told="step", table="decides"),
@@ -119,7 +125,7 @@ EVENTS: Final[dict[str, EventSpec]] = table(
         script="noted",
         variant=sleep_if_nobody,
     ),
-    EventSpec("pack_victim", {"target": SEAT_OR_NONE}, variant=none_if_nobody),
+    EventSpec("pack_victim", {"target": SEAT_OR_NONE}, variant=none_if_nobody, shows="pointed"),
     # ------------------------------------------------------------ a shot (hunter:
     # public; avenger: to the avenger)
     EventSpec("shot", {"player": SEAT, "target": SEAT}, told="say", script="noted"),

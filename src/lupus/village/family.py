@@ -20,7 +20,7 @@ from lupus.engine.draw import seeded
 from lupus.engine.errors import SetupError
 from lupus.engine.events import EventSpec, scalar_kinds
 from lupus.engine.events import table as event_table
-from lupus.engine.family import Dealing, Family
+from lupus.engine.family import Dealing, Family, SeatReader
 from lupus.engine.game import Game
 from lupus.engine.table import TableReader
 from lupus.rulebooks.schema import OptionValue, Rulebook
@@ -28,6 +28,7 @@ from lupus.village.checks import below_minimum, check_minimum
 from lupus.village.deal import Dealer, beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
+from lupus.village.own import village_own
 from lupus.village.phases import Dawn, PhaseStart, WinCheck
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
@@ -258,6 +259,12 @@ class VillageFamily(Family):
     def table_reader(self, names: tuple[str, ...]) -> TableReader:
         registry = self.registry()
         return VillageTable(names, registry.table_marks, registry.script_marks, registry.told)
+
+    def seat_reader(self, seat: int) -> SeatReader | None:
+        """A player's own part (his card, his night powers' answers) or a game
+        leader's (every seat's card), read from the view's events
+        (``lupus.village.own``); none for a spectator."""
+        return village_own(seat, self.registry().shows)
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

@@ -99,6 +99,9 @@ class Registry:
         # kind -> its place in a game leader's script, which also says which public
         # events open the table's step under way and which are entries in it
         self.script_marks: Final = {k: e.script for k, e in events.items() if e.script is not None}
+        # kind -> what a private event of it tells its audience (``EventSpec.shows``):
+        # a seat's own part of its frame (``lupus.village.own``) reads them
+        self.shows: Final = {k: e.shows for k, e in events.items() if e.shows is not None}
         # how the heuristic bot plays the roles (their ``Play`` declarations, joined)
         self.plays: Final = plays
         # the cards that set cards aside for their holder (the Thief's two)

@@ -20,7 +20,7 @@ export function list(names) {
 }
 
 export function withCards(page, seats) {
-  const held = cardsHeld(page.events);
+  const held = cardsHeld(page);
   return list(seats.map((seat) => (held.has(seat) ? t("leader_seat_card", { player: seatName(page, seat), role: roleName(page, held.get(seat)) }) : seatName(page, seat))));
 }
 
@@ -73,8 +73,8 @@ export function deckList(page) {
 }
 
 export function dealTable(page) {
-  const held = cardsHeld(page.events);
-  const houses = housesHeld(page.events);
+  const held = cardsHeld(page);
+  const houses = housesHeld(page);
   const dealt = (number) => {
     if (held.has(number)) return roleName(page, held.get(number));
     const mine = houses.get(number);

@@ -63,12 +63,14 @@ export function itemList(page, items) {
 }
 
 /** What to show a player: the Detective's thumb, the Seer's card, the victim... with
- * the rulebook's names; anything else as the sentence the player is told. */
+ * the rulebook's names; anything else as the sentence the player is told. What an
+ * event shows is the rulebook's (`shows` of its entry in `GET /api/rulebooks`, each
+ * kind's declaration): the page names no kind. */
 function shown(page, item) {
   const event = item.event;
   const data = event.data;
-  switch (event.kind) {
-    case "inspection": {
+  switch (page.book?.shows?.[event.kind]) {
+    case "side": {
       // Thumbs up for the village's side, down for the other (the maffia seed).
       const village = page.book?.roles?.villager?.faction;
       const up = village ? data.side === village : true;
@@ -82,13 +84,13 @@ function shown(page, item) {
         t("leader_side_of", { player: seatName(page, data.player), side: sideName(page, data.side) }),
       );
     }
-    case "vision":
+    case "card":
       return h("span", {}, t("leader_card_of", { player: seatName(page, data.player) }), " ", h("strong", { class: "leader-card" }, roleName(page, data.role)));
-    case "victim_shown":
+    case "victim":
       return data.target === null || data.target === undefined
         ? h("strong", {}, t("leader_no_victim"))
         : h("span", {}, t("leader_victim"), " ", h("strong", {}, seatName(page, data.target)));
-    case "pack_victim":
+    case "pointed":
       return data.target === null || data.target === undefined
         ? h("strong", {}, t("leader_no_victim"))
         : h("span", {}, t("leader_point_victim", { player: seatName(page, data.target), pack: page.book?.names?.pack || "" }));

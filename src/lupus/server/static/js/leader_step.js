@@ -78,7 +78,7 @@ function same(a, b) {
 }
 
 function seatChoices(page, state, entry, night) {
-  const held = cardsHeld(page.events);
+  const held = cardsHeld(page);
   const staged = state.stage.entries.get(entry.seat);
   const legend = night && held.has(entry.seat)
     ? t("leader_seat_card", { player: seatName(page, entry.seat), role: roleName(page, held.get(entry.seat)) })

@@ -43,39 +43,45 @@ export function stepBefore(page, start) {
     const event = events[i];
     if (!opens.has(event.kind)) continue;
     const next = events[i + 1];
-    if (event.kind === "wake" && next && opens.has(next.kind)) continue;
+    if (wakes(event) && next && opens.has(next.kind)) continue;
     return i;
   }
   const night = events.findIndex((event) => event.kind === "night");
   return night >= 0 && night < start ? night : start;
 }
 
-/** The card each seat holds now (the last deal or exchange), by seat. */
-export function cardsHeld(events) {
-  const held = new Map();
-  for (const event of events) {
-    if (event.kind === "role_dealt" || event.kind === "role_taken") held.set(event.data.player, event.data.role);
-  }
-  return held;
+/** Whether a step's opener wakes a night step's cards (it names the step: `wake`'s
+ * `step`, as `view.public.step.step` does). */
+function wakes(event) {
+  return typeof event.data?.step === "string";
 }
 
-/** Lupusburg: each seat's two characters (under its first and second house) and the
- * house of its chest, from the deal's events. */
-export function housesHeld(events) {
+/** The card each seat holds now (the last deal or exchange), by seat, as the leader's
+ * own part of the frame says (`view.own.cards`). */
+export function cardsHeld(page) {
+  const cards = page.view?.own?.cards || {};
+  return new Map(Object.entries(cards).map(([seat, role]) => [Number(seat), role]));
+}
+
+/** Lupusburg: each seat's two characters (under its first and second house) and which
+ * of the two holds its chest (1 or 2), as the leader's own part of the frame says (the
+ * deal: `view.own.characters` and `view.own.chests`). */
+export function housesHeld(page) {
+  const own = page.view?.own;
   const held = new Map();
-  for (const event of events) {
-    if (event.kind !== "characters_dealt") continue;
-    const { player, characters, chest } = event.data;
+  if (!own?.characters) return held;
+  for (let player = 0; 2 * player in own.characters; player++) {
     const first = 2 * player;
-    held.set(player, { characters: [characters[first], characters[first + 1]], chest: chest - first + 1 });
+    const characters = [own.characters[first]?.character, own.characters[first + 1]?.character];
+    held.set(player, { characters, chest: own.chests[first + 1]?.chest ? 2 : 1 });
   }
   return held;
 }
 
 /** The seats who hold the card a night step (`wake.step`) calls. */
-export function holders(events, step) {
+export function holders(page, step) {
   const role = step.replace(/_/g, "-");
-  return [...cardsHeld(events)].filter(([, rid]) => rid === role || rid === step).map(([seat]) => seat);
+  return [...cardsHeld(page)].filter(([, rid]) => rid === role || rid === step).map(([seat]) => seat);
 }
 
 /**
@@ -90,10 +96,9 @@ export function holders(events, step) {
  * already (they still tell who was awake).
  */
 export function script(page, from, to, open = false, quiet = from) {
-  const run = scriptRun(page, from, to, quiet);
+  const run = scriptRun(page, from, quiet);
   for (run.i = Math.max(0, from); run.i < to; run.i++) {
     const event = page.events[run.i];
-    if (event.kind === "death") run.dead.add(event.data.player);
     if (run.marks.skipped.has(event.kind)) continue;
     // The narration left it out (the pack told again, unchanged): so does the script.
     if (page.told[run.i] === null) {
@@ -109,17 +114,16 @@ export function script(page, from, to, open = false, quiet = from) {
 }
 
 /** The state of one script's making: its items, who is awake, who is dead. */
-function scriptRun(page, from, to, quiet) {
-  const events = page.events;
+function scriptRun(page, from, quiet) {
   const run = { i: from, items: [], awake: null, from, marks: marksOf(page) };
   run.add = (item) => {
     if (run.i >= quiet) run.items.push(item);
   };
   // The eliminated who watch the night (maffia) are told its steps with open eyes:
-  // nobody wakes them, shows them anything or puts them back to sleep.
-  run.dead = new Set();
-  for (let k = 0; k < Math.max(0, from); k++) if (events[k].kind === "death") run.dead.add(events[k].data.player);
-  run.living = (seats) => [...seats].filter((seat) => !run.dead.has(seat));
+  // nobody wakes them, shows them anything or puts them back to sleep. Who is dead at
+  // each event: the index of the event that told his death (`view.own.died`).
+  const died = page.view?.own?.died || {};
+  run.living = (seats) => [...seats].filter((seat) => !(died[seat] <= run.i));
   run.text = () => {
     const at = page.told[run.i];
     return at === null || at === undefined ? null : (page.lines[at] ?? null);
@@ -127,7 +131,7 @@ function scriptRun(page, from, to, quiet) {
   run.sleep = () => {
     const awake = run.awake;
     if (!awake) return;
-    const seats = awake.seats.size ? [...awake.seats] : holders(events.slice(0, to), awake.step);
+    const seats = awake.seats.size ? [...awake.seats] : holders(page, awake.step);
     run.items.push({ kind: "sleep", step: awake.step, seats: seats.sort((a, b) => a - b) });
     run.awake = null;
   };
@@ -140,7 +144,7 @@ function opener(run, event, open) {
   run.sleep();
   // The step the leader ran has been read out already; a later one he did not see.
   if ((run.i !== run.from || open) && text) run.add({ kind: "read", text, event });
-  if (event.kind === "wake") run.awake = { step: event.data.step, seats: new Set() };
+  if (wakes(event)) run.awake = { step: event.data.step, seats: new Set() };
 }
 
 /** A public event: an entry in the open step (noted), or news to read out. */

@@ -2,7 +2,7 @@
 // far as the rulebook makes it public, the card where it is revealed, or that nobody
 // died), the vote's result with its count, and the answers the seat alone was given
 // (the Seer's vision, the Detective's). Drawn from the public table (table.js) and the
-// events told to this seat; every word from the locale or the rulebook.
+// seat's own part of the frame (`view.own`); every word from the locale or the rulebook.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -103,20 +103,15 @@ export function outcomePanel(page) {
   );
 }
 
-/** What this seat alone was told about another's card: the latest vision or
- * inspection as a card, the earlier ones under it. */
+/** What this seat alone was told about another's card (`view.own.answers`: a card
+ * seen, a side learnt): the latest as a card, the earlier ones under it. */
 export function answersPanel(page) {
   if (page.seat === null || page.seat < 0) return null;
-  const answers = [];
-  for (const event of page.events) {
-    if (!event.audience || !event.audience.includes(page.seat)) continue;
-    const data = event.data;
-    if (event.kind === "vision" && data.player !== page.seat) {
-      answers.push({ seat: data.player, text: roleName(page, data.role), number: event.number });
-    } else if (event.kind === "inspection" && data.by === page.seat) {
-      answers.push({ seat: data.player, text: t("answer_side", { side: sideName(page, data.side) }), number: event.number });
-    }
-  }
+  const answers = (page.view?.own?.answers || []).map((answer) => ({
+    seat: answer.seat,
+    text: answer.role !== null ? roleName(page, answer.role) : t("answer_side", { side: sideName(page, answer.side) }),
+    number: answer.number,
+  }));
   if (!answers.length) return null;
   const latest = answers[answers.length - 1];
   const earlier = answers.slice(0, -1);

@@ -52,22 +52,18 @@ function standIn(page) {
   return h("p", { class: "card notice stand-in", role: "status", id: "stand-in" }, t(seat.away ? "bot_plays_away" : "bot_plays_host"));
 }
 
-/** What the seat holds: its card from the events told to it (the last deal or exchange
- * wins), or in Lupusburg its two characters and chest as its own part of the board says
- * (`view.own`). */
+/** What the seat holds, as its own part of the frame says (`view.own`, the server's
+ * reading of its events): its card now (the last deal or exchange), or in Lupusburg its
+ * two characters and chest. */
 function holding(page) {
-  let role = null;
-  for (const event of page.events) {
-    const data = event.data;
-    if ((event.kind === "role_dealt" || event.kind === "role_taken") && data.player === page.seat) role = data.role;
-  }
-  return { role, houses: ownHouses(page.view?.own) };
+  const own = page.view?.own;
+  return { role: own?.cards?.[String(page.seat)] ?? null, houses: ownHouses(own) };
 }
 
 /** Lupusburg: the seat's own two characters by house, and its chest's house (null: none
  * told, or another family). */
 function ownHouses(own) {
-  if (!own) return null;
+  if (!own?.characters) return null;
   const mine = Object.entries(own.characters).filter(([, told]) => told.how === "own");
   if (!mine.length) return null;
   const chest = Object.entries(own.chests).find(([, told]) => told.how === "own" && told.chest);

@@ -23,17 +23,17 @@ export async function replayPage(app, game) {
 }
 
 function replayScreen(story, book, code) {
-  const over = story.events.find((event) => event.kind === "game_over");
+  // The end's public table (the story's `public`): every card is public then, and its
+  // end says who won.
+  const table = story.public || { players: [], end: null };
   const name = (rid) => book?.roles?.[rid]?.name || rid;
   const cards = (seat) => {
-    const data = over?.data || {};
-    if (data.roles) return data.roles[String(seat)] ? name(data.roles[String(seat)]) : "";
-    if (data.characters) {
-      return [2 * seat, 2 * seat + 1].map((house) => data.characters[String(house)]).filter(Boolean).map(name).join(" + ");
-    }
-    return "";
+    const known = (table.players || []).find((player) => player.seat === seat);
+    if (!known) return "";
+    if (Array.isArray(known.houses)) return known.houses.map((house) => house.character).filter(Boolean).map(name).join(" + ");
+    return known.card ? name(known.card) : "";
   };
-  const winners = new Set(over?.data?.winners || []);
+  const winners = new Set(table.end?.winners || []);
   return h(
     "section",
     { class: "replay", "aria-labelledby": "replay-title" },

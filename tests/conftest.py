@@ -8,6 +8,7 @@ the run says why.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,19 @@ from tests.server_harness import Server
 
 STORES = ("sqlite", "postgresql")
 SERVER_SUITE = "test_server_"
+
+
+WORKERS_PER_CORE = 2
+MAX_WORKERS = 8
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the suite's default): two workers a core, at most eight. Most of the
+    slow tests wait (on Chromium drawing, a night's pacing, a server's timers) rather
+    than compute: with a worker a core, two cores stayed idle for a third of the run;
+    with two, the whole suite takes about 12 minutes instead of 17 here."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(MAX_WORKERS, WORKERS_PER_CORE * (cores or 1)))
 
 
 def pytest_report_header(config: pytest.Config) -> str:

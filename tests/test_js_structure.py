@@ -51,7 +51,6 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "chat.js": frozenset({"pack"}),  # the chat's channel
     "day.js": frozenset({"captain"}),  # the title's id
     "game_parts.js": frozenset({"day", "game_over", "night"}),  # phases, a word's key
-    "leader_deck.js": frozenset({"game_starts"}),
     "lobby.js": frozenset({"burgomaster"}),  # a key of the lobby's houses deal
     "leader_step.js": frozenset({"night"}),
     "leader_story.js": frozenset({"night"}),  # the phase

@@ -24,10 +24,10 @@ export function withCards(page, seats) {
   return list(seats.map((seat) => (held.has(seat) ? t("leader_seat_card", { player: seatName(page, seat), role: roleName(page, held.get(seat)) }) : seatName(page, seat))));
 }
 
-/** The deck, in the rulebook's order of its roles. */
+/** The deck, in the rulebook's order of its roles: the lobby's, which is the game's
+ * while it is played (the settings change only between games). */
 function composition(page) {
-  const start = page.events.find((event) => event.kind === "game_starts");
-  const deck = start?.data?.composition || page.lobby.composition;
+  const deck = page.lobby.composition;
   const order = Object.keys(page.book?.roles || {});
   const rank = (rid) => (order.includes(rid) ? order.indexOf(rid) : order.length);
   return Object.fromEntries(Object.entries(deck).sort((a, b) => rank(a[0]) - rank(b[0])));

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lupus import scenario as sc
+from lupus.engine.event_check import check
 from lupus.engine.event_json import from_json, plain, to_json
 from lupus.engine.events import (
     INT,
@@ -34,7 +35,6 @@ from lupus.engine.events import (
     SEATS,
     TEXT_OR_NONE,
     EventSpec,
-    check,
     table,
 )
 from lupus.engine.game import Game

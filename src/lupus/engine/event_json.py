@@ -10,16 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from lupus.engine.events import (
-    SEATS,
-    TAGS,
-    EventSpec,
-    a_type,
-    data_problem,
-    json_number,
-    misfit,
-    shown,
-)
+from lupus.engine.event_check import a_type, data_problem, json_number, misfit, shown
+from lupus.engine.events import SEATS, TAGS, EventSpec
 from lupus.engine.model import Event
 
 

@@ -8,8 +8,8 @@ import random
 
 from lupus.bots.kinds import make_bot
 from lupus.engine.errors import IllegalAction
+from lupus.engine.event_check import check
 from lupus.engine.event_json import from_json, to_json
-from lupus.engine.events import check
 from lupus.engine.game import Game, view_of
 from lupus.engine.model import LEADER, Action
 from lupus.engine.untrusted import bounded

@@ -273,8 +273,20 @@ class Player:
         if reply["type"] == "ack":
             self.acked.append(action)
         else:
-            assert reply["code"] == "stale", reply  # a bot moved first: look again
+            assert moved_on(reply), reply  # (the game moved first: look again)
         return reply
+
+
+def moved_on(reply: dict[str, Any]) -> bool:
+    """Whether a refusal only says the game moved on before the action came: a bot or
+    a timer answered first (``stale``), the step the view shows is over while the
+    night's pacing still shows it (refused as a seat with nothing to do is), or the
+    game is over (its last frame is on its way)."""
+    code, reason = reply.get("code"), reply.get("reason")
+    if code == "stale" or (code, reason) == ("not_allowed", "no_game"):
+        return True
+    detail = str(reply.get("fields", {}).get("detail", ""))
+    return (code, reason) == ("illegal", "illegal") and detail.endswith("has nothing to do now")
 
 
 @contextlib.asynccontextmanager

@@ -75,8 +75,8 @@ def listed(args: Args, choices: tuple[Args, ...]) -> bool:
     given: tuple[object, ...] = args
     for choice in choices:
         listed_choice: tuple[object, ...] = choice
-        if listed_choice == given:
-            return all(type(a) is type(b) for a, b in zip(given, listed_choice, strict=True))
+        if listed_choice == given:  # (as long, then; by index: compiled, no ``zip``)
+            return all(type(given[i]) is type(listed_choice[i]) for i in range(len(given)))
     return False
 
 

@@ -14,8 +14,7 @@ new steps to the front of the agenda (a tie's run-off, a dying hunter's shot).
 from __future__ import annotations
 
 import random
-import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from lupus.engine.admission import admitted, wrong_args
@@ -32,30 +31,12 @@ from lupus.engine.model import (
     Prompt,
 )
 from lupus.engine.options import resolved
-from lupus.engine.public_setup import PublicSetup
+from lupus.engine.public_setup import PublicSetup, remembered
 from lupus.engine.step import Step
 from lupus.engine.untrusted import bounded, quoted
 from lupus.engine.views import NO_PROMPTS, View, seat_view
 from lupus.rulebooks import reference
-from lupus.rulebooks.schema import OptionValue, Rulebook, remember_book
-
-_LAST_BOOK: Final[list[tuple[weakref.ref[Rulebook], str]]] = []
-"""The rulebook the last game was set up with, and its digest: a run sets up thousands
-of games with one rulebook object, whose digest (read through pydantic) and keeping
-(``remember_book``, a weak table) need not be asked again. Held weakly: a rulebook
-no game holds any more is let go as ``remember_book`` says."""
-
-
-def remembered(rulebook: Rulebook) -> str:
-    """``remember_book(rulebook)``, asked once for the same rulebook object in a row."""
-    last = _LAST_BOOK
-    if last and last[0][0]() is rulebook:
-        return last[0][1]
-    digest = remember_book(rulebook)
-    last.clear()
-    last.append((weakref.ref(rulebook), digest))
-    return digest
-
+from lupus.rulebooks.schema import OptionValue, Rulebook
 
 CLOSE: Final = Prompt(LEADER, "close", ((),))
 """The leader's one prompt: closing the open step."""
@@ -164,6 +145,11 @@ class Game:
         else:
             aud = frozenset(event_audience)
         self.ledger.record(event_kind, aud, data, self.phase, self.number)
+
+    def emit_shared(self, event_kind: str, data: Mapping[str, object]) -> None:
+        """A public event whose data are a read-only proxy of immutable values, one the
+        caller keeps for every game (a step's ``wake``): none is made for it."""
+        self.ledger.file(event_kind, None, data, self.phase, self.number)
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""

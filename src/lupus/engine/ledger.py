@@ -7,6 +7,7 @@ view keeps what its seat saw as it stood, immutable, without a copy of the ledge
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from lupus.engine.interned import SOLO, alone
@@ -51,7 +52,19 @@ class Ledger:
         """Record an event, whose ``data`` the ledger takes (made read-only in place)."""
         if kind not in self.scalar:
             freeze_values(data)
-        shared = READ_ONLY(data)
+        self.file(kind, audience, READ_ONLY(data), phase, number)
+
+    def file(
+        self,
+        kind: str,
+        audience: frozenset[int] | None,
+        shared: Mapping[str, object],
+        phase: str,
+        number: int,
+    ) -> None:
+        """Record an event whose data are read-only already, all of it (a read-only
+        proxy of immutable values: ``record``'s, or one shared by every game, such as
+        a step's ``wake``): the events filed share it."""
         everything = self.all
         if audience is None:
             event = Event(kind, None, shared, phase, number, self.npublic, self.public)

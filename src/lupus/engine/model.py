@@ -311,8 +311,7 @@ def freeze_values(data: dict[str, object]) -> None:
     (most of them) is read and left as it is; only a container is replaced (a value
     replaced under its own key leaves the dict's size, and so the iteration, as it was).
     """
-    for key in data:
-        value = data[key]
+    for key, value in data.items():
         kind = type(value)
         if kind is int or kind is str or value is None or kind is bool or kind is float:
             continue

@@ -32,8 +32,13 @@ class Offers:
 
     def start(self, seats: int, actors: Sequence[int]) -> None:
         kept: list[tuple[Prompt, ...] | None] = [()] * seats
-        for actor in actors:
-            kept[actor] = None
+        if isinstance(actors, tuple):  # (a ballot's voters: compiled, an exact loop)
+            voters: tuple[int, ...] = actors
+            for actor in voters:
+                kept[actor] = None
+        else:
+            for actor in actors:
+                kept[actor] = None
         self._kept = kept
 
     def kept(self, actor: int) -> tuple[Prompt, ...] | None:

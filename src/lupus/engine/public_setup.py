@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import ClassVar, Final, final
 
@@ -9,7 +10,7 @@ from lupus.engine.errors import RulebookError
 from lupus.engine.model import Value
 from lupus.engine.sealed import seal
 from lupus.engine.untrusted import bounded
-from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book
+from lupus.rulebooks.schema import OptionValue, Rulebook, lookup_book, remember_book
 
 
 @final
@@ -50,3 +51,21 @@ class PublicSetup(Value):
 
 
 seal(PublicSetup)
+
+
+_LAST_BOOK: Final[list[tuple[weakref.ref[Rulebook], str]]] = []
+"""The rulebook the last game was set up with, and its digest: a run sets up thousands
+of games with one rulebook object, whose digest (read through pydantic) and keeping
+(``remember_book``, a weak table) need not be asked again. Held weakly: a rulebook
+no game holds any more is let go as ``remember_book`` says."""
+
+
+def remembered(rulebook: Rulebook) -> str:
+    """``remember_book(rulebook)``, asked once for the same rulebook object in a row."""
+    last = _LAST_BOOK
+    if last and last[0][0]() is rulebook:
+        return last[0][1]
+    digest = remember_book(rulebook)
+    last.clear()
+    last.append((weakref.ref(rulebook), digest))
+    return digest

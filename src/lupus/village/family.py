@@ -29,7 +29,7 @@ from lupus.village.deal import Dealer, beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
 from lupus.village.own import village_own
-from lupus.village.phases import Dawn, PhaseStart, WinCheck
+from lupus.village.phases import dawn, phase_start, win_check
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
 from lupus.village.registry import Aside, Plays, Registry
@@ -91,9 +91,9 @@ def build(roles: Sequence[Role]) -> Registry:
         steps,
         [hook for _, _, hook in hooks],
         memories,
-        PhaseStart,
-        Dawn,
-        WinCheck,
+        phase_start,
+        dawn,
+        win_check,
         carded(steps),
         events,
         scalar_kinds(events),

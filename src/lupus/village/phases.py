@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Final
+
+from lupus.engine.model import READ_ONLY
 from lupus.village.game import VillageGame
 from lupus.village.night import NightRecord
 from lupus.village.steps import VillageStep
+
+_NUMBERED: Final = tuple([READ_ONLY({"number": number}) for number in range(64)])
+
+
+def numbered(number: int) -> Mapping[str, object]:
+    """The data of a night's, a day's or a dawn's event, ``{"number": number}``, read-only:
+    one for every game up to the 64th (``Game.emit_shared``), each of a game's phases
+    announcing itself with no dict nor proxy of its own."""
+    return _NUMBERED[number] if 0 <= number < len(_NUMBERED) else READ_ONLY({"number": number})
 
 
 class PhaseStart(VillageStep):
@@ -21,7 +34,7 @@ class PhaseStart(VillageStep):
         game.number = self.number
         if self.phase == "night":
             game.night = NightRecord()
-        game.emit(self.phase, None, number=self.number)
+        game.emit_shared(self.phase, numbered(self.number))
         return False
 
 
@@ -38,7 +51,7 @@ class Dawn(VillageStep):
 
     def resolve(self, game: VillageGame) -> None:
         night = game.night
-        game.emit("dawn", None, number=game.number)
+        game.emit_shared("dawn", numbered(game.number))
         game.release_news()
         victim = game.settle_attack()
         deaths = [] if victim is None else [(victim, game.facts.kill_cause)]
@@ -56,3 +69,18 @@ class WinCheck(VillageStep):
 
     def resolve(self, game: VillageGame) -> None:
         game.check_win()
+
+
+# The family's own steps as the registry makes them (``Registry.phase_start``, ``dawn``,
+# ``win_check``): compiled, a function builds its step directly, where calling the class
+# through the registry goes through CPython's generic type call and argument parsing.
+def phase_start(phase: str, number: int) -> VillageStep:
+    return PhaseStart(phase, number)
+
+
+def dawn() -> VillageStep:
+    return Dawn()
+
+
+def win_check() -> VillageStep:
+    return WinCheck()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from lupus.engine.interned import one_each
-from lupus.engine.model import Action, Args, Prompt
+from lupus.engine.model import READ_ONLY, Action, Args, Prompt
 from lupus.engine.offers import Offers
 from lupus.engine.step import Step
 from lupus.village.game import VillageGame
@@ -37,18 +37,21 @@ class VillageStep(Step[VillageGame]):
         game.emit("wake", None, step=self.id)
 
 
-_TRAITS: Final[dict[type[Ballot], tuple[str, str | None, bool]]] = {}
+Traits = tuple[str, str | None, bool, Mapping[str, object]]
+
+_TRAITS: Final[dict[type[Ballot], Traits]] = {}
 
 
-def traits(kind: type[Ballot]) -> tuple[str, str | None, bool]:
-    """A ballot class's id, its card called (``wake``), and whether it keeps the
-    default ``decided`` and ``settled`` (then its waiting is read without calling
-    them: most ballots, after every action). Read once per class: compiled, reading a
+def traits(kind: type[Ballot]) -> Traits:
+    """A ballot class's id, its card called (``wake``), whether it keeps the default
+    ``decided`` and ``settled`` (then its waiting is read without calling them: most
+    ballots, after every action), and the data of its ``wake`` event, read-only, one
+    for every game (``Game.emit_shared``). Read once per class: compiled, reading a
     class attribute of a subclass costs a Python attribute lookup every time."""
     found = _TRAITS.get(kind)
     if found is None:
         default = kind.decided is Ballot.decided and kind.settled is Ballot.settled
-        found = _TRAITS[kind] = (kind.id, kind.wake, default)
+        found = _TRAITS[kind] = (kind.id, kind.wake, default, READ_ONLY({"step": kind.id}))
     return found
 
 
@@ -104,7 +107,7 @@ class Ballot(VillageStep):
         self.choice: dict[int, Action] = {}
         self.offers = Offers()
         self._first_missing = 0  # see first_waiting
-        self._id, self._wake, self._plain = traits(type(self))
+        self._id, self._wake, self._plain, self._waking = traits(type(self))
 
     def begin(self, game: VillageGame) -> bool:
         wake = self._wake
@@ -117,7 +120,7 @@ class Ballot(VillageStep):
         return True
 
     def wake_up(self, game: VillageGame) -> None:
-        game.emit("wake", None, step=self._id)  # (the id read once per class)
+        game.emit_shared("wake", self._waking)  # (its data made once per class)
 
     def who(self, game: VillageGame) -> list[int]:
         """The actors this step waits for."""

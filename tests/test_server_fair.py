@@ -578,6 +578,8 @@ def test_a_game_ended_in_a_held_step_is_not_over_until_shown(server: Server) -> 
                 asked("scenario", scenario(game))
                 reply = await ann.answer(await ann.send({"type": "again"}))
                 asked("again", (reply["type"], reply.get("code")))
+                if reply["type"] == "ack":
+                    break  # (the dawn was shown meanwhile, on a slow machine: back in the lobby)
             while not ann.view["finished"]:
                 await ann.receive()
             end = ann.view["time"]
@@ -593,8 +595,11 @@ def test_a_game_ended_in_a_held_step_is_not_over_until_shown(server: Server) -> 
                     }[what]
                 ), (what, answer)
             shown = lobby()
-            assert (shown["status"], len(shown["results"])) == ("finished", 1)
             assert scenario(game) == 200
+            if answers[-1][1:] == ("again", ("ack", None)):
+                assert (shown["status"], len(shown["results"])) == ("lobby", 1)
+                return
+            assert (shown["status"], len(shown["results"])) == ("finished", 1)
             reply = await ann.answer(await ann.send({"type": "again"}))
             assert reply["type"] == "ack"
         finally:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, PUBLIC, Action
 from lupus.families import new_game
 from lupus.server.frame import Sent, view_frame
-from lupus.server.script import unmarked
+from lupus.server.script import Script, ScriptItem, ScriptStep, unmarked
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 WEREWOLF = ["werewolf", "seer", "witch", "villager", "werewolf", "villager", "villager", "villager"]
@@ -212,3 +213,11 @@ def test_a_player_and_a_spectator_never_get_a_script() -> None:
 def test_the_leaders_mark_is_taken_off() -> None:
     assert unmarked("(to Ann and Eve) Ann points at Dee.") == "Ann points at Dee."
     assert unmarked("Night 1 falls.") == "Night 1 falls."
+
+
+def test_the_protocol_document_names_every_field_of_the_script() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    section = doc.split("#### `script`", 1)[1].split("\n### ", 1)[0]
+    for model, prefix in ((Script, "script"), (ScriptStep, "steps[]"), (ScriptItem, "items[]")):
+        for name in model.FIELDS:
+            assert f"`{prefix}.{name}`" in section, (model.__name__, name)

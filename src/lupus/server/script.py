@@ -18,7 +18,7 @@ are shown nothing and woken no more: maffia's dead watch the night with open eye
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, final
 
 from lupus.engine.model import Event, Value
@@ -198,6 +198,7 @@ class ScriptReader:
         self.waking: int | None = None  # the last event, if it opened a night step
         self.night: int | None = None
         self.made: tuple[int, bool, Script] | None = None
+        self.texts: list[str] = []  # the closed steps as JSON text, each written once
 
     def feed(self, event: Event, text: str | None) -> None:
         """Read the leader's next event and its sentence."""
@@ -323,6 +324,17 @@ class ScriptReader:
         script = Script(tuple(steps), self.before(start))
         self.made = (self.count, finished, script)
         return script
+
+    def text(self, finished: bool, encode: Callable[[object], str]) -> str:
+        """``value`` as JSON text (``encode``: the frame's encoder), each closed step
+        written once: a leader's frame carries the whole script, and most of it was
+        closed long ago."""
+        script = self.value(finished)
+        texts = self.texts
+        for step in script.steps[len(texts) : len(self.closed)]:
+            texts.append(encode(step.to_json()))
+        steps = texts + [encode(step.to_json()) for step in script.steps[len(texts) :]]
+        return '{"steps": [' + ", ".join(steps) + '], "before": ' + str(script.before) + "}"
 
     def before(self, start: int) -> int:
         """Where the recap of a page that has shown no step yet begins, when the step

@@ -148,6 +148,10 @@ def test_a_reload_mid_step_is_sent_the_same_script() -> None:
     act(game, 2, "heal")
     after = frame_of(game, sent)["script"]
     assert frame_of(game, reloaded)["script"] == after == script_of(game)
+    # A reader lost (not where the client's events are) reads them again, as narrated.
+    reloaded.script = None
+    close(game)
+    assert frame_of(game, reloaded)["script"] == frame_of(game, sent)["script"] == script_of(game)
 
 
 def test_in_maffia_the_dead_watch_the_night_and_are_not_woken() -> None:

@@ -2,7 +2,8 @@
 
 A ``view`` frame holds the view's news since the last frame sent to this client: the
 events (as data) each with the index of its sentence (``told``), the sentences and how
-each is said aloud, the seat's prompts, the public table (``view.public``), the deadline.
+each is said aloud, the seat's prompts, the public table (``view.public``), the deadline;
+a game leader's, his script (``view.script``, ``lupus.server.script``).
 ``ViewFrame`` is the frame's model: its fields are the frame's keys in order, and
 ``docs/protocol.md`` documents them from it. Whether a frame is due at all (staleness) is
 judged in one place, ``view_frame``, against what this client was sent (``Sent``).

@@ -37,6 +37,23 @@ def script_of(game: Game) -> dict[str, Any]:
     return script
 
 
+class Page:
+    """A leader's page: what its connection was sent, and its script as the page merges
+    the news of each frame (room.js: the steps after the ``kept`` it has)."""
+
+    def __init__(self) -> None:
+        self.sent = Sent()
+        self.script: dict[str, Any] | None = None
+        self.news: dict[str, Any] = {}
+
+    def frame(self, game: Game) -> dict[str, Any]:
+        news: dict[str, Any] = frame_of(game, self.sent)["script"]
+        had = self.script["steps"][: news["kept"]] if news["kept"] and self.script else []
+        self.news = news
+        self.script = {"kept": 0, "steps": had + news["steps"], "before": news["before"]}
+        return self.script
+
+
 def act(game: Game, seat: int, verb: str, *args: int) -> None:
     game.apply(Action(seat, verb, tuple(args)))
 
@@ -130,28 +147,36 @@ def test_the_night_ends_with_its_news_and_the_game_with_its_last_step() -> None:
 
 
 def test_a_reload_mid_step_is_sent_the_same_script() -> None:
-    """A client that followed the game frame by frame and a new one (a reload in the
-    middle of the Witch's step) are sent the same script; and it stays so."""
+    """A page that followed the game frame by frame, each frame's news merged, and a new
+    one (a reload in the middle of the Witch's step) hold the same script; and it stays
+    so. A frame carries only the steps its page does not have closed."""
     game = new_game("werewolf", NAMES, WEREWOLF, seed=3)
-    sent = Sent()
-    first = frame_of(game, sent)["script"]
+    page = Page()
+    first = page.frame(game)
     # Before anything is decided, the first step is the Seer's, open; a new page
     # recaps from the night's first event.
+    assert page.news["kept"] == 0
     assert [step["step"] for step in first["steps"]] == [None, "seer"]
     assert first["steps"][-1]["open"] and first["steps"][-1]["woke"] == [1]
     assert first["before"] == first["steps"][0]["items"][0]["event"]
     for seat, verb, target in ((1, "inspect", 0), (0, "kill", 3), (4, "kill", 3)):
         act(game, seat, verb, target)
-        assert frame_of(game, sent)["script"] == script_of(game)
-    reloaded = Sent()
-    assert frame_of(game, reloaded)["script"] == frame_of(game, Sent())["script"]
+        assert page.frame(game) == script_of(game)
+    # (the pack's step closed by the last kill, the Witch's opened: the opening and the
+    # Seer's are kept)
+    assert page.news["kept"] == 2
+    assert [step["step"] for step in page.news["steps"]] == ["werewolves", "witch"]
+    reloaded = Page()
+    assert reloaded.frame(game) == script_of(game)
     act(game, 2, "heal")
-    after = frame_of(game, sent)["script"]
-    assert frame_of(game, reloaded)["script"] == after == script_of(game)
-    # A reader lost (not where the client's events are) reads them again, as narrated.
-    reloaded.script = None
+    after = page.frame(game)
+    assert reloaded.frame(game) == after == script_of(game)
+    # A reader lost (not where the client's events are) reads them again, as narrated,
+    # and sends the whole script.
+    reloaded.sent.script = None
     close(game)
-    assert frame_of(game, reloaded)["script"] == frame_of(game, sent)["script"] == script_of(game)
+    assert reloaded.frame(game) == page.frame(game) == script_of(game)
+    assert reloaded.news["kept"] == 0 < page.news["kept"]
 
 
 def test_in_maffia_the_dead_watch_the_night_and_are_not_woken() -> None:

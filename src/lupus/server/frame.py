@@ -195,7 +195,7 @@ def view_frame(
         public=said.public_text(game, view),
         own=own_text(sent, game, view, start, new),
         prompts=said.menus_text(narrator, view.prompts, labels),
-        script=None if script is None else script.text(view.finished, json_text),
+        script=None if script is None else json_text(script.news(view.finished).to_json()),
     )
 
 

@@ -18,7 +18,7 @@ are shown nothing and woken no more: maffia's dead watch the night with open eye
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import ClassVar, Final, final
 
 from lupus.engine.model import Event, Value
@@ -131,18 +131,25 @@ seal(ScriptStep)
 
 @final
 class Script(Value):
-    """A leader's script at one moment: its ``steps``, oldest first, and ``before``,
-    where the recap of a page that has shown no step of the game yet begins."""
+    """What a leader's frame carries of his script: the steps after the ``kept`` first,
+    which his page has from earlier frames and keeps (a closed step never changes; the
+    step under way is sent again until it closes), and ``before``, where the recap of a
+    page that has shown no step of the game yet begins."""
 
-    __slots__ = ("before", "steps")
-    FIELDS: ClassVar[tuple[str, ...]] = ("steps", "before")
+    __slots__ = ("before", "kept", "steps")
+    FIELDS: ClassVar[tuple[str, ...]] = ("kept", "steps", "before")
 
-    def __init__(self, steps: tuple[ScriptStep, ...], before: int) -> None:
+    def __init__(self, kept: int, steps: tuple[ScriptStep, ...], before: int) -> None:
+        self.kept: Final = kept
         self.steps: Final = steps
         self.before: Final = before
 
     def to_json(self) -> dict[str, object]:
-        return {"steps": [step.to_json() for step in self.steps], "before": self.before}
+        return {
+            "kept": self.kept,
+            "steps": [step.to_json() for step in self.steps],
+            "before": self.before,
+        }
 
 
 seal(Script)
@@ -198,7 +205,7 @@ class ScriptReader:
         self.waking: int | None = None  # the last event, if it opened a night step
         self.night: int | None = None
         self.made: tuple[int, bool, Script] | None = None
-        self.texts: list[str] = []  # the closed steps as JSON text, each written once
+        self.given = 0  # the closed steps its client was sent
 
     def feed(self, event: Event, text: str | None) -> None:
         """Read the leader's next event and its sentence."""
@@ -307,8 +314,8 @@ class ScriptReader:
             under.items.append(ScriptItem(SHOW, at, tuple(reached), said or ""))
 
     def value(self, finished: bool) -> Script:
-        """The script now; once the game is over, its last step is closed too. The same
-        object while nothing changed."""
+        """The whole script now (``kept`` 0); once the game is over, its last step is
+        closed too. The same object while nothing changed."""
         made = self.made
         if made is not None and made[0] == self.count and made[1] == finished:
             return made[2]
@@ -321,20 +328,18 @@ class ScriptReader:
                 woke = under.woke if under.awake is None else self.woken(under)
                 steps.append(under.value(True, woke, None))
         start = self.count if finished else (under.event if under is not None else 0)
-        script = Script(tuple(steps), self.before(start))
+        script = Script(0, tuple(steps), self.before(start))
         self.made = (self.count, finished, script)
         return script
 
-    def text(self, finished: bool, encode: Callable[[object], str]) -> str:
-        """``value`` as JSON text (``encode``: the frame's encoder), each closed step
-        written once: a leader's frame carries the whole script, and most of it was
-        closed long ago."""
+    def news(self, finished: bool) -> Script:
+        """What the client is sent now: the steps it was not sent closed (the step under
+        way, sent again each frame until it closes), as events are sent, its news only:
+        a leader's frame stays small however long the game."""
         script = self.value(finished)
-        texts = self.texts
-        for step in script.steps[len(texts) : len(self.closed)]:
-            texts.append(encode(step.to_json()))
-        steps = texts + [encode(step.to_json()) for step in script.steps[len(texts) :]]
-        return '{"steps": [' + ", ".join(steps) + '], "before": ' + str(script.before) + "}"
+        kept = self.given
+        self.given = len(self.closed)
+        return Script(kept, script.steps[kept:], script.before)
 
     def before(self, start: int) -> int:
         """Where the recap of a page that has shown no step yet begins, when the step

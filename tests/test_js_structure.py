@@ -53,7 +53,6 @@ ALLOWED_KINDS: dict[str, frozenset[str]] = {
     "game_parts.js": frozenset({"day", "game_over", "night"}),  # phases, a word's key
     "lobby.js": frozenset({"burgomaster"}),  # a key of the lobby's houses deal
     "leader_step.js": frozenset({"night"}),
-    "leader_story.js": frozenset({"night"}),  # the phase
     "lupusburg.js": frozenset(
         {"ballot", "bet", "burgomaster", "night", "peeked", "privilege", "token"}
     ),  # verbs, icons, stages

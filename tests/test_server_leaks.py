@@ -737,6 +737,8 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
     for frame in conn.frames:
         assert frame["type"] in FIELDS, frame
         assert set(frame) - OPTIONAL.get(frame["type"], set()) == FIELDS[frame["type"]], frame
+        if frame["type"] == "view":
+            assert ("script" in frame) == (seat == LEADER), (seat, frame.get("script"))
         no_secret_of_identity(json.dumps(frame, ensure_ascii=False), set(table.tokens), own)
     if conn.person:
         assert seat is not None and seat >= 0
@@ -771,9 +773,9 @@ def check_connection(table: Table, book: Rulebook, games: dict[str, Played], con
             assert frame["id"] is None or isinstance(frame["id"], int)
 
 
-OPTIONAL = {"view": {"pack"}}
+OPTIONAL = {"view": {"pack", "script"}}
 """The fields a frame carries only sometimes: ``pack``, a pack member's while its step
-is open."""
+is open; ``script``, a game leader's (every one of his views, and nobody else's)."""
 
 
 def pack_seen(received: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]] | None:

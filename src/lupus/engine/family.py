@@ -160,6 +160,18 @@ class Family:
         rather than the event log."""
         return None
 
+    def called_cards(self) -> Mapping[str, str]:
+        """Night step id -> the card its ``wake`` calls, for the steps that call one
+        (the Seer's, the couple's; not a pack's, nor the lovers'): a game leader's
+        script puts that card's holders back to sleep after such a step that told
+        nobody anything (a dead Seer's step is still called). Empty by default."""
+        return {}
+
+    death_kind: str | None = None
+    """The public kind that tells a seat's death (its ``player``): from it on, a game
+    leader's script shows him nothing and wakes him no more (maffia's dead watch the
+    night with open eyes). None: a family whose players stay at the table (Lupusburg)."""
+
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]
     ) -> None:

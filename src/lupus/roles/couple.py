@@ -28,6 +28,7 @@ class CoupleStep(VillageStep):
     """Nobody decides anything: the step only looks at who opens his eyes."""
 
     id = "couple"
+    wake = ROLE_ID  # (called whenever the couple cards are in the game)
 
     def begin(self, game: VillageGame) -> bool:
         if not game.in_deck(ROLE_ID):

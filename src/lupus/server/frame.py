@@ -2,7 +2,8 @@
 
 A ``view`` frame holds the view's news since the last frame sent to this client: the
 events (as data) each with the index of its sentence (``told``), the sentences and how
-each is said aloud, the seat's prompts, the public table (``view.public``), the deadline.
+each is said aloud, the seat's prompts, the public table (``view.public``), the deadline;
+a game leader's, his script (``view.script``, ``lupus.server.script``).
 ``ViewFrame`` is the frame's model: its fields are the frame's keys in order, and
 ``docs/protocol.md`` documents them from it. Whether a frame is due at all (staleness) is
 judged in one place, ``view_frame``, against what this client was sent (``Sent``).
@@ -30,6 +31,7 @@ from lupus.engine.table import PublicTable, PublicTables
 from lupus.engine.views import View
 from lupus.families import family_of, tables
 from lupus.narration import SAY, STEP, Narrator
+from lupus.server.script import HELD, ScriptReader
 
 json_text: Final = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(value, ensure_ascii=False)`` with its encoder made once: ``dumps`` with
@@ -66,14 +68,16 @@ class ViewFrame:
     public: Raw  # the public table: alive, public cards, titles, the last outcome
     own: Raw  # what this seat (or the leader) alone knows: its cards, answers; or null
     prompts: Raw  # what the seat may do now, each choice with its words
+    script: Raw | None = None  # a game leader's only: his script (``lupus.server.script``)
     type: str = field(default="view")
 
     def encode(self) -> str:
-        """The frame as JSON text: each field's value written by ``value_text``."""
+        """The frame as JSON text: each field's value written by ``value_text`` (``pack``
+        and ``script`` only where the reader has one)."""
         parts = ['{"type": "view"']
         for name in NAMES:
             value = getattr(self, name)
-            if name == "pack" and value is None:
+            if value is None and name in SOMETIMES:
                 continue
             parts.append(KEYS[name])
             parts.append(value_text(name, value))
@@ -108,13 +112,16 @@ def value_text(name: str, value: object) -> str:
     return json_text(value)
 
 
-RAW: Final = frozenset({"game", "phase", "public", "own", "prompts"})
+RAW: Final = frozenset({"game", "phase", "public", "own", "prompts", "script"})
+SOMETIMES: Final = frozenset({"pack", "script"})
+"""The fields a frame leaves out where its reader has none: a pack member's ``pack``,
+a game leader's ``script`` (a player never gets a key of it)."""
 
 
 class Sent:
     """What one client was sent of the current game: staleness is judged against it."""
 
-    __slots__ = ("counts", "game", "lines", "narrator", "own", "state")
+    __slots__ = ("counts", "game", "lines", "narrator", "own", "script", "state")
 
     def __init__(self) -> None:
         self.game: str | None = None
@@ -125,11 +132,13 @@ class Sent:
         # The reader of the seat's own part of the board, with its seat (None: the
         # family has none), fed the events as they are sent.
         self.own: tuple[int, SeatReader | None] | None = None
+        # A game leader's script, fed his events and their sentences as they are sent.
+        self.script: ScriptReader | None = None
 
     def restart(self, game: str, narrator: Narrator) -> Narrator:
         """A new game (or a first frame): nothing of it was sent yet."""
         self.game, self.counts, self.lines, self.state, self.own = game, (0, 0), 0, None, None
-        self.narrator = narrator
+        self.narrator, self.script = narrator, None
         return narrator
 
 
@@ -163,14 +172,8 @@ def view_frame(
     public_sent, private_sent = sent.counts
     new = view.news(public_sent, private_sent)  # (only the news: not the whole log)
     start, sent.counts = public_sent + private_sent, view.counts()
-    marks: list[str | None] = []
-    lines: list[Raw] = []
-    told: list[int | None] = []
-    for event in new:  # (one at a time: each event's sentence is paired with it)
-        said_now = narrator.story((event,), view.seat, sentences, marks)
-        lines += [said.text_of(line) for line in said_now]
-        told.append(sent.lines + len(lines) - 1 if said_now else None)
-    sent.lines += len(lines)
+    script = leader_script(sent, game, view, start, narrator.lang)
+    lines, marks, told = narrated(sent, narrator, view.seat, new, said, sentences, script)
     found = den(view) if view.prompts else None  # (only a seat with prompts is in a pack step)
     return ViewFrame(
         game=said.text_of(game_id),
@@ -192,7 +195,60 @@ def view_frame(
         public=said.public_text(game, view),
         own=own_text(sent, game, view, start, new),
         prompts=said.menus_text(narrator, view.prompts, labels),
+        script=None if script is None else json_text(script.news(view.finished).to_json()),
     )
+
+
+def narrated(
+    sent: Sent,
+    narrator: Narrator,
+    seat: int,
+    new: tuple[Event, ...],
+    said: Said,
+    sentences: dict[int, str],
+    script: ScriptReader | None,
+) -> tuple[list[Raw], list[str | None], list[int | None]]:
+    """The news's sentences, their marks (``spoken``) and each event's sentence
+    (``told``), one event at a time so that each is paired with its own; a game
+    leader's ``script`` reads each event with it."""
+    marks: list[str | None] = []
+    lines: list[Raw] = []
+    told: list[int | None] = []
+    for event in new:
+        said_now = narrator.story((event,), seat, sentences, marks)
+        lines += [said.text_of(line) for line in said_now]
+        told.append(sent.lines + len(lines) - 1 if said_now else None)
+        if script is not None:
+            script.feed(event, said_now[-1] if said_now else None)
+    sent.lines += len(lines)
+    return lines, marks, told
+
+
+def leader_script(sent: Sent, game: Game, view: View, start: int, lang: str) -> ScriptReader | None:
+    """A game leader's script reader, having read the ``start`` events his client has
+    (``lupus.server.script``); None for anyone else. A reader that is not where this
+    client's events are reads them again, each with the sentence a new narrator pairs
+    with it (the same: a leader's narration depends on his events alone)."""
+    if view.seat != LEADER:
+        return None
+    reader = sent.script
+    if reader is None or reader.count != start:
+        reader = sent.script = script_reader(game)
+        again = Narrator(game.rulebook, game.names, lang)
+        for event in view.events[:start]:
+            said_now = again.story((event,), LEADER)
+            reader.feed(event, said_now[-1] if said_now else None)
+    return reader
+
+
+def script_reader(game: Game) -> ScriptReader:
+    """A new reader of a leader's script, with the marks of the game's family: each
+    kind's ``EventSpec.script`` and ``shows``, the cards its steps call, its deaths."""
+    family = family_of(game.rulebook)
+    specs = family.event_specs()
+    marks = {kind: spec.script for kind, spec in specs.items() if spec.script is not None}
+    held = frozenset([kind for kind, spec in specs.items() if spec.shows == HELD])
+    return ScriptReader(marks, held, family.called_cards(), family.death_kind)
 
 
 def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, ...]) -> str:

@@ -28,12 +28,12 @@ from lupus.village.checks import below_minimum, check_minimum
 from lupus.village.deal import Dealer, beside, deal
 from lupus.village.events import EVENTS
 from lupus.village.game import VillageGame
-from lupus.village.own import village_own
+from lupus.village.own import DEATH, village_own
 from lupus.village.phases import dawn, phase_start, win_check
 from lupus.village.playable import deals_a_killer, problem
 from lupus.village.plugin import OptionNeed, Role
 from lupus.village.registry import Aside, Plays, Registry
-from lupus.village.steps import Ballot
+from lupus.village.steps import Ballot, VillageStep
 from lupus.village.table import VillageTable
 
 OPTIONS: Final = {
@@ -62,6 +62,17 @@ def carded(steps: Mapping[str, Any]) -> dict[str, str]:
     for step_id, make in steps.items():
         step = make()  # (read from a step, not its class: compiled, ``wake`` is a field)
         if isinstance(step, Ballot) and step.wake is not None:
+            found[step_id] = step.wake
+    return found
+
+
+def called(steps: Mapping[str, Any]) -> dict[str, str]:
+    """Step id -> the card it calls (``VillageStep.wake``), for every step that calls
+    one, a ballot or not (the couple's): whose holders a game leader puts back to sleep."""
+    found: dict[str, str] = {}
+    for step_id, make in steps.items():
+        step = make()  # (read from a step, as ``carded`` does)
+        if isinstance(step, VillageStep) and step.wake is not None:
             found[step_id] = step.wake
     return found
 
@@ -95,6 +106,7 @@ def build(roles: Sequence[Role]) -> Registry:
         dawn,
         win_check,
         carded(steps),
+        called(steps),
         events,
         scalar_kinds(events),
         plays(roles),
@@ -131,6 +143,7 @@ class VillageFamily(Family):
     """One role card per player: werewolf, tit-albert, maffia and mafia-classic."""
 
     name = "village"
+    death_kind: str | None = DEATH
 
     def __init__(self) -> None:
         self.outside: list[Role] = []  # roles registered from outside lupus.roles
@@ -265,6 +278,9 @@ class VillageFamily(Family):
         leader's (every seat's card), read from the view's events
         (``lupus.village.own``); none for a spectator."""
         return village_own(seat, self.registry().shows)
+
+    def called_cards(self) -> Mapping[str, str]:
+        return self.registry().called
 
     def refuse_table(
         self, book: Rulebook, players: int, options: Mapping[str, OptionValue]

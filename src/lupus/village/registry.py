@@ -72,6 +72,7 @@ class Registry:
         dawn: Callable[[], Step[Any]],
         win_check: Callable[[], Step[Any]],
         carded: dict[str, str],
+        called: dict[str, str],
         events: dict[str, EventSpec],
         scalar_kinds: frozenset[str],
         plays: Plays,
@@ -87,6 +88,8 @@ class Registry:
         self.win_check: Final = win_check
         # step id -> the card without which the step does nothing at all (see ``Cards``)
         self.carded: Final = carded
+        # step id -> the card it calls, a ballot's or not (a game leader's script)
+        self.called: Final = called
         # kind -> schema: the family's own kinds and those its roles declare
         self.events: Final = events
         # the kinds among them whose data the ledger records as they come

@@ -30,7 +30,10 @@ def tally(targets: Sequence[int | None]) -> dict[int, int]:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a role from outside lupus subclasses it)
 class VillageStep(Step[VillageGame]):
-    """A step of the village family: its hooks receive the VillageGame."""
+    """A step of the village family: its hooks receive the VillageGame. ``wake``: the
+    card it calls, if it calls one (a game leader puts its holders back to sleep)."""
+
+    wake: ClassVar[str | None] = None  # (class-level: read from an outside subclass too)
 
     def wake_up(self, game: VillageGame) -> None:
         """Announce the step to everyone (``wake``: the narrator calls its card)."""
@@ -99,8 +102,6 @@ class Ballot(VillageStep):
     >>> toast.complete(game), toast.choice[2].verb
     (True, 'raise')
     """
-
-    wake: ClassVar[str | None] = None  # (class-level: read from an outside subclass too)
 
     def __init__(self) -> None:
         self.voters: tuple[int, ...] = ()

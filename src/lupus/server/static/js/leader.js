@@ -11,7 +11,7 @@ import { dealTable, deckList } from "./leader_deck.js";
 import { recapCard } from "./leader_items.js";
 import { follow, leaderState, save } from "./leader_memory.js";
 import { stepCard } from "./leader_step.js";
-import { script, stepStart } from "./leader_story.js";
+import { nowStart, recapItems } from "./leader_story.js";
 
 export function leaderScreen(page) {
   const view = page.view;
@@ -25,11 +25,13 @@ export function leaderScreen(page) {
       prepare(page, state),
     );
   }
-  // (the steps are the rulebook's: until its entry is here, nothing is scripted)
+  // (the script is drawn in the rulebook entry's names: until it is here, nothing is scripted)
   if (!page.book) return h("section", { class: `game leader phase-${view.phase}`, "aria-labelledby": "phase-title" }, statusBar(page), news(page), tableList(page));
-  const start = view.finished ? page.events.length : Math.max(0, stepStart(page));
+  // The server's script (`view.script`): the step under way, and the recap of those
+  // since the one this page showed.
+  const start = view.finished ? page.events.length : nowStart(page);
   follow(page, state, start);
-  const before = script(page, state.prev, start, false, state.prevSeen ?? state.prev);
+  const before = recapItems(page, state.prev, start, state.prevSeen ?? state.prev);
   return h(
     "section",
     { class: `game leader phase-${view.phase}`, "aria-labelledby": "phase-title" },

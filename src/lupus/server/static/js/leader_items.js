@@ -1,4 +1,4 @@
-// A leader's script on screen (leader.js): the items of leader_story.js as a list, what
+// A leader's script on screen (leader.js): the server's items (`view.script`) as a list, what
 // to read out, whom to show what (the Detective's thumb, the Seer's card, the victim),
 // whom to put back to sleep, what was noted.
 
@@ -16,8 +16,8 @@ export function recapCard(page, items) {
   );
 }
 
-/** Script items (leader_story.js) as a list: what to read out (what follows on is read
- * in one go), show, note. */
+/** Script items (`view.script`, leader_story.js) as a list: what to read out (what
+ * follows on is read in one go), show, note. */
 export function itemList(page, items) {
   const grouped = [];
   for (const item of items) {
@@ -51,7 +51,7 @@ export function itemList(page, items) {
             { class: "leader-sleep" },
             h("span", { class: "leader-label" }, t("leader_sleep")),
             " ",
-            item.seats.length ? t("leader_step_seats", { step: stepName(page, item.step), players: list(item.seats.map((s) => seatName(page, s))) }) : stepName(page, item.step),
+            item.seats.length ? t("leader_step_seats", { step: stepName(page, item), players: list(item.seats.map((s) => seatName(page, s))) }) : stepName(page, item),
           );
         case "private":
           return h("li", { class: "leader-private" }, h("span", { class: "leader-label" }, t("leader_for_you")), " ", item.text);
@@ -67,7 +67,7 @@ export function itemList(page, items) {
  * event shows is the rulebook's (`shows` of its entry in `GET /api/rulebooks`, each
  * kind's declaration): the page names no kind. */
 function shown(page, item) {
-  const event = item.event;
+  const event = page.events[item.event];
   const data = event.data;
   switch (page.book?.shows?.[event.kind]) {
     case "side": {
@@ -104,9 +104,10 @@ function sideName(page, faction) {
   return names[`faction.${faction}`] || names[faction] || faction;
 }
 
-/** A night step's name: its card's, else the rulebook's name for it (a pack, the lovers). */
-function stepName(page, step) {
+/** A sleep's night step by name: its card's (the card it calls, as the server says),
+ * else the rulebook's name for it (a pack, the lovers). */
+function stepName(page, item) {
   const book = page.book;
-  const role = step.replace(/_/g, "-");
-  return book?.roles?.[step]?.name || book?.roles?.[role]?.name || book?.names?.[step] || book?.names?.[role] || step;
+  const { step, card } = item;
+  return book?.roles?.[step]?.name || book?.roles?.[card]?.name || book?.names?.[step] || book?.names?.[card] || step;
 }

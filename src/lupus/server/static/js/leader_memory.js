@@ -1,7 +1,7 @@
 // What a game leader's page remembers of a game (leader.js): the deal done, the steps
 // shown, the entries staged. The first survive a reload (session storage).
 
-import { stepBefore } from "./leader_story.js";
+import { firstRecap } from "./leader_story.js";
 
 const STORE = "lupus:leader:";
 
@@ -40,10 +40,11 @@ export function save(state) {
 }
 
 /** Move the recap on when a new step opens: it covers the steps since the one shown,
- * from what was on screen when the leader confirmed it (`seen`, an event count). */
+ * from what was on screen when the leader confirmed it (`seen`, an event count); on a
+ * page that showed none, from where the server's script says (`before`). */
 export function follow(page, state, start) {
   if (state.cur === start) return;
-  state.prev = state.cur ?? stepBefore(page, start);
+  state.prev = state.cur ?? firstRecap(page, start);
   state.prevSeen = state.cur === null ? null : state.seen;
   state.cur = start;
   state.seen = null;

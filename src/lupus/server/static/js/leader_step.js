@@ -7,7 +7,7 @@ import { refusal, t } from "./i18n.js";
 import { list, seatName, withCards } from "./leader_deck.js";
 import { itemList } from "./leader_items.js";
 import { save } from "./leader_memory.js";
-import { cardsHeld, script, stepStart } from "./leader_story.js";
+import { cardsHeld, nowItems, nowStart } from "./leader_story.js";
 import { roleName } from "./outcome.js";
 
 export function stepCard(page, state, start) {
@@ -22,7 +22,7 @@ export function stepCard(page, state, start) {
     state.seen = page.events.length;
     save(state);
   }
-  const items = start >= 0 ? script(page, start, page.events.length, true) : [];
+  const items = nowItems(page);
   // The call that opens the step first, then whom to wake, then what to show them.
   const calls = items.findIndex((item) => item.kind !== "read");
   const call = calls < 0 ? items : items.slice(0, calls);
@@ -205,13 +205,13 @@ async function confirmStep(page, state, start) {
   const acted = [];
   try {
     for (const [seat, entry] of [...state.stage.entries]) {
-      if (stepStart(page) !== start || page.view.finished) break;
+      if (nowStart(page) !== start || page.view.finished) break;
       await page.connection.send({ type: "act", seat, verb: entry.verb, args: entry.args, state_id: page.view.state_id });
       state.stage.entries.delete(seat);
       acted.push(seat);
     }
     const view = page.view;
-    if (stepStart(page) === start && !view.finished && !goesOn(view.table, before, acted)) {
+    if (nowStart(page) === start && !view.finished && !goesOn(view.table, before, acted)) {
       await page.connection.send({ type: "close", state_id: view.state_id });
     }
   } catch (error) {

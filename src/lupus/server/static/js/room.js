@@ -8,6 +8,7 @@ import { phoneHabits } from "./alerts.js";
 import { chatPanel } from "./chat.js";
 import { helpLink } from "./help.js";
 import { lobbyScreen } from "./lobby.js";
+import { mergeFrame } from "./merge.js";
 import { Narrator } from "./narrator.js";
 import { gameScreen } from "./play.js";
 import { forget, keep, kept } from "./tokens.js";
@@ -304,25 +305,7 @@ export class RoomPage {
 
   /** docs/protocol.md, "Merging". */
   merge(frame) {
-    if (!this.view || frame.from === 0 || frame.game !== this.view.game) {
-      this.events = [];
-      this.lines = [];
-      this.told = [];
-      this.revealed = false;
-    }
-    // Each event keeps the index of its sentence (`told`, counted from the frame with
-    // `from` 0, as `lines` is): the page pairs them by it, never by counting lines.
-    this.events.length = Math.min(this.events.length, frame.from);
-    this.told.length = Math.min(this.told.length, frame.from);
-    this.events.push(...frame.events);
-    this.told.push(...(frame.told || frame.events.map(() => null)));
-    if (frame.from === 0) this.lines = [];
-    this.lines.push(...frame.lines);
-    this.fresh = frame.lines;
-    // The public table comes with the views; one without it keeps the last one told.
-    if (frame.public === undefined && this.view && frame.from !== 0 && frame.game === this.view.game) {
-      frame.public = this.view.public;
-    }
+    mergeFrame(this, frame);
     this.view = frame;
     this.busy = false;
     const prompts = JSON.stringify(frame.prompts);

@@ -107,18 +107,15 @@ class VillageGame(Game):
         self.deal_out(known)
 
     def deal_out(self, known: Cards) -> None:
-        """Tell the table the game starts, and each seat its card; then the first night."""
-        # (as they are: the ledger keeps read-only copies of a dict's or a list's
-        # values, and a tuple of names, immutable already, as it is)
-        self.emit(
-            "game_starts",
-            None,
-            players=self.names,
-            composition=known.composition,
-            options=self.options,
-        )
+        """Tell the table the game starts, and each seat its card; then the first night.
+
+        The data of both are the same in every game of these cards, names and options,
+        made read-only once and shared (``Cards.starting``, ``Cards.dealt``)."""
+        starts = known.starting(self.names, self.options, self.options_key)
+        self.emit_shared("game_starts", starts)
+        dealt = known.dealt
         for seat, role in enumerate(self.roles):
-            self.emit("role_dealt", alone(seat), player=seat, role=role)
+            self.emit_shared("role_dealt", dealt[role][seat], alone(seat))
         self.start()
 
     def memory(self, role: str) -> object:
@@ -211,19 +208,17 @@ class VillageGame(Game):
         return lovers[1] if lovers[0] == seat else lovers[0]
 
     # ------------------------------------------------------------------ who is told
-    def emit_data(
-        self, event_kind: str, event_audience: Iterable[int] | None, data: dict[str, object]
-    ) -> None:
-        """Record an event; where the rulebook says so (maffia: "De som är ute ur spelet
-        får stanna kvar om de vill och ha ögonen öppna under nattfasen"), an event told
-        to some players during the night is told to the eliminated too: they watch each
-        step as it happens (who acts, on whom, the Detective's answer), and cannot speak
-        or act. What only the leader sees (audience ``[]``) stays his."""
-        if event_audience is not None and self.facts.eliminated_watch and self.holding():
-            told = frozenset(event_audience)
-            if told:
-                event_audience = told | self.eliminated()
-        Game.emit_data(self, event_kind, event_audience, data)
+    def told(self, audience: Iterable[int]) -> frozenset[int]:
+        """Who is told an event meant for ``audience``; where the rulebook says so
+        (maffia: "De som är ute ur spelet får stanna kvar om de vill och ha ögonen öppna
+        under nattfasen"), an event told to some players during the night is told to
+        the eliminated too: they watch each step as it happens (who acts, on whom, the
+        Detective's answer), and cannot speak or act. What only the leader sees
+        (audience ``[]``) stays his."""
+        told = Game.told(self, audience)
+        if self.facts.eliminated_watch and told and self.holding():
+            return told | self.eliminated()
+        return told
 
     def eliminated(self) -> frozenset[int]:
         """The players the table knows are out: dead, and announced (one who died

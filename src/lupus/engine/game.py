@@ -101,7 +101,11 @@ class Game:
         """A player is out of the game: dead, or in Lupusburg left with no living
         character (the one place ``alive`` and ``living`` change)."""
         self.alive[seat] = False
-        self.living = tuple([s for s in self.living if s != seat])
+        living = self.living
+        for at in range(len(living)):  # (by index: compiled, no generic ``index`` call)
+            if living[at] == seat:
+                self.living = living[:at] + living[at + 1 :]
+                return
 
     # ------------------------------------------------------------------ flow
     def start(self) -> None:
@@ -293,7 +297,8 @@ class Game:
             else:
                 step.act(self, checked)
                 step.forget_prompts()
-                self.acted[actor] += 1
+                acted = self.acted  # (compiled, ``+=`` on an item is a generic number call)
+                acted[actor] = acted[actor] + 1
         assert isinstance(action, Action)  # (``admitted`` checked it; kept as given)
         self.history.append(action)
         self.state_id += 1

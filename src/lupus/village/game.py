@@ -10,7 +10,7 @@ family reaches them through its ``Registry``, never by importing them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
@@ -48,6 +48,10 @@ def deal_key(
     if chosen is None:
         return None
     return (players, tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, registry)
+
+
+NOBODY: Final[frozenset[int]] = frozenset()
+"""No players (``VillageGame.doomed`` between deaths): one empty set for every game."""
 
 
 class VillageGame(Game):
@@ -97,7 +101,7 @@ class VillageGame(Game):
         self.nominees: list[int] = []
         # Players dying together, each of his own cause (``kill_together``): no
         # heartbreak for them.
-        self.doomed: frozenset[int] = frozenset()
+        self.doomed: frozenset[int] = NOBODY
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
         self.dirty = False
@@ -255,7 +259,8 @@ class VillageGame(Game):
         if not self.alive[seat]:
             return
         self.leave_play(seat)
-        self.alive_in[self.role_faction(seat)] -= 1
+        alive_in, faction = self.alive_in, self.role_faction(seat)
+        alive_in[faction] = alive_in[faction] - 1  # (``-=`` on an item: a generic call)
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():
@@ -271,10 +276,13 @@ class VillageGame(Game):
         """Players who die at the same moment (dawn's victim and poisoned, a starving
         pack), in this order: each dies of his own cause, and heartbreak is the cause
         only for a lover who would otherwise have lived (README)."""
+        if not deaths:  # (a quiet night: nobody to doom, no set to build)
+            self.doomed = NOBODY
+            return
         self.doomed = frozenset([seat for seat, _ in deaths if self.alive[seat]])
         for seat, cause in deaths:
             self.kill(seat, cause)
-        self.doomed = frozenset()
+        self.doomed = NOBODY
 
     def settle_attack(self) -> int | None:
         """The night's attack lands or fails, once: a heal or a protection stops it.

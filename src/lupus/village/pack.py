@@ -55,7 +55,8 @@ class PackBallot(Ballot):
         actor = action.actor
         choice = self.choice
         choice[actor] = action
-        self.says[actor] += 1
+        says = self.says  # (compiled, ``+=`` on an item is a generic number call)
+        says[actor] = says[actor] + 1
         agreed = True
         for other in choice.values():
             if other.verb != action.verb or other.args != action.args:

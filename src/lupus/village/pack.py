@@ -41,6 +41,8 @@ class PackBallot(Ballot):
     in ``begin`` and call ``pack_begins`` there."""
 
     def __init__(self) -> None:
+        if self._made:  # (compiled, called twice for a class without its own: ``Ballot._made``)
+            return
         super().__init__()
         self.must_agree = True
         self.says: dict[int, int] = {}  # how many times each member has chosen

@@ -147,15 +147,12 @@ class Game:
         self.ledger.record(event_kind, told, data, self.phase, self.number)
 
     def emit_shared(
-        self,
-        event_kind: str,
-        data: Mapping[str, object],
-        event_audience: Iterable[int] | None = None,
+        self, event_kind: str, data: Mapping[str, object], audience: Iterable[int] | None = None
     ) -> None:
         """An event whose data are a read-only proxy of immutable values, one the caller
         keeps for every game (a step's ``wake``, a seat's card as dealt): none is made
         for it. Its audience is told as ``emit``'s is (``told``)."""
-        told = None if event_audience is None else self.told(event_audience)
+        told = None if audience is None else self.told(audience)
         self.ledger.file(event_kind, told, data, self.phase, self.number)
 
     def told(self, audience: Iterable[int]) -> frozenset[int]:
@@ -163,9 +160,8 @@ class Game:
         a frozenset. A family may tell more (the village's eliminated, where they watch
         the night): every event goes through here, shared data or not, so that its
         rules on who is told stay in one place."""
-        if isinstance(audience, frozenset):
-            return audience  # (``frozenset(x)`` would copy it)
-        return frozenset(audience)
+        # (a frozenset as it is: ``frozenset(x)`` would copy it)
+        return audience if isinstance(audience, frozenset) else frozenset(audience)
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
@@ -297,8 +293,8 @@ class Game:
             else:
                 step.act(self, checked)
                 step.forget_prompts()
-                acted = self.acted  # (compiled, ``+=`` on an item is a generic number call)
-                acted[actor] = acted[actor] + 1
+                acted = self.acted
+                acted[actor] = acted[actor] + 1  # (compiled, ``+=`` would be a generic call)
         assert isinstance(action, Action)  # (``admitted`` checked it; kept as given)
         self.history.append(action)
         self.state_id += 1

@@ -68,6 +68,15 @@ def choice(rng: random.Random, items: Sequence[T]) -> T:
 
 def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
     """Shuffle in place: ``rng.shuffle(items)``."""
+    if isinstance(items, list):  # (a deal's cards: compiled, a list's own item access)
+        _shuffle_list(rng, items)
+        return
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def _shuffle_list(rng: random.Random, items: list[T]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = below(rng, i + 1)
         items[i], items[j] = items[j], items[i]

@@ -101,7 +101,11 @@ class Game:
         """A player is out of the game: dead, or in Lupusburg left with no living
         character (the one place ``alive`` and ``living`` change)."""
         self.alive[seat] = False
-        self.living = tuple([s for s in self.living if s != seat])
+        living = self.living
+        for at in range(len(living)):  # (by index: compiled, no generic ``index`` call)
+            if living[at] == seat:
+                self.living = living[:at] + living[at + 1 :]
+                return
 
     # ------------------------------------------------------------------ flow
     def start(self) -> None:
@@ -139,17 +143,25 @@ class Game:
     ) -> None:
         """``emit`` with the event's fields already in a dict (forwarding ``**data``
         from one keyword function to another costs a compiled call its fast path)."""
-        aud: frozenset[int] | None
-        if event_audience is None or isinstance(event_audience, frozenset):
-            aud = event_audience  # (``frozenset(x)`` would copy it)
-        else:
-            aud = frozenset(event_audience)
-        self.ledger.record(event_kind, aud, data, self.phase, self.number)
+        told = None if event_audience is None else self.told(event_audience)
+        self.ledger.record(event_kind, told, data, self.phase, self.number)
 
-    def emit_shared(self, event_kind: str, data: Mapping[str, object]) -> None:
-        """A public event whose data are a read-only proxy of immutable values, one the
-        caller keeps for every game (a step's ``wake``): none is made for it."""
-        self.ledger.file(event_kind, None, data, self.phase, self.number)
+    def emit_shared(
+        self, event_kind: str, data: Mapping[str, object], audience: Iterable[int] | None = None
+    ) -> None:
+        """An event whose data are a read-only proxy of immutable values, one the caller
+        keeps for every game (a step's ``wake``, a seat's card as dealt): none is made
+        for it. Its audience is told as ``emit``'s is (``told``)."""
+        told = None if audience is None else self.told(audience)
+        self.ledger.file(event_kind, told, data, self.phase, self.number)
+
+    def told(self, audience: Iterable[int]) -> frozenset[int]:
+        """Who is told an event meant for ``audience`` (not everyone): those seats, as
+        a frozenset. A family may tell more (the village's eliminated, where they watch
+        the night): every event goes through here, shared data or not, so that its
+        rules on who is told stay in one place."""
+        # (a frozenset as it is: ``frozenset(x)`` would copy it)
+        return audience if isinstance(audience, frozenset) else frozenset(audience)
 
     def push_front(self, *steps: Step[Any]) -> None:
         """Schedule steps to run next, in the order given."""
@@ -281,7 +293,8 @@ class Game:
             else:
                 step.act(self, checked)
                 step.forget_prompts()
-                self.acted[actor] += 1
+                acted = self.acted
+                acted[actor] = acted[actor] + 1  # (compiled, ``+=`` would be a generic call)
         assert isinstance(action, Action)  # (``admitted`` checked it; kept as given)
         self.history.append(action)
         self.state_id += 1

@@ -23,12 +23,13 @@ class Offers:
 
     def __init__(self) -> None:
         # By seat: None for an actor whose prompts are still to build, () for a seat
-        # that decides nothing here. Empty until the actors are known.
-        self._kept: list[tuple[Prompt, ...] | None] = []
+        # that decides nothing here. None until the actors are known (no list made
+        # only to be dropped: a step makes its ``Offers`` before it knows its actors).
+        self._kept: list[tuple[Prompt, ...] | None] | None = None
 
     def ready(self) -> bool:
         """Whether ``start`` was called (a step learns its actors in ``begin``)."""
-        return len(self._kept) > 0
+        return self._kept is not None
 
     def start(self, seats: int, actors: Sequence[int]) -> None:
         kept: list[tuple[Prompt, ...] | None] = [()] * seats
@@ -43,13 +44,20 @@ class Offers:
 
     def kept(self, actor: int) -> tuple[Prompt, ...] | None:
         """The actor's prompts, or None when they are to build (then ``keep`` them)."""
-        return self._kept[actor]
+        return self.started()[actor]
 
     def keep(self, actor: int, prompts: tuple[Prompt, ...]) -> tuple[Prompt, ...]:
-        self._kept[actor] = prompts
+        self.started()[actor] = prompts
         return prompts
 
     def forget(self, actor: int) -> None:
         """The actor's options changed with his decision: build them again when asked."""
-        if self._kept:
-            self._kept[actor] = None
+        kept = self._kept
+        if kept is not None:
+            kept[actor] = None
+
+    def started(self) -> list[tuple[Prompt, ...] | None]:
+        kept = self._kept
+        if kept is None:
+            raise IndexError("no actor is offered anything before start")
+        return kept

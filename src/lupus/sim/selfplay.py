@@ -72,6 +72,11 @@ class Table:
         # agree, by its digest): one serves every game of the table, which spares each
         # game making one and looking its rulebook up again.
         self.random_bot: Final = RandomBot()
+        # Whether every seat is the random bot's (the benchmark's tables, most runs'):
+        # then a game's seats are handed it without looking each one's side up.
+        self.all_random: Final = self.fallback == "random" and all(
+            kind == "random" for kind in self.bot_kinds.values()
+        )
 
     def dealer(self) -> Dealing:
         """The family's dealer of this table (``Family.dealer``), made at the first deal
@@ -113,16 +118,8 @@ def play(
     with their run's model: ``lupus.ai.llm.run``). ``watch``: called with the game
     before each action (model seats talk then: ``lupus.ai.llm.discussion``); it must
     not change the game."""
-    book = table.book
     game, rng = set_up(table, index)
-    made: dict[str, Bot] = {"random": table.random_bot}  # one bot of each other kind per game
-    bots: list[Bot] = []
-    for faction in seat_factions(book, game):
-        kind = table.bot_kinds.get(faction, table.fallback)
-        bot = made.get(kind)
-        if bot is None:
-            bot = made[kind] = make(kind, book)
-        bots.append(bot)
+    bots = seat_bots(table, game, make)
     actions = 0
     step, budget = game.step, 0
     patience = 4 * game.n
@@ -151,6 +148,23 @@ def play(
         if actions >= most:
             break  # a stalemate the rules allow: counted as a game with no winner
     return game, actions
+
+
+def seat_bots(table: Table, game: Game, make: Callable[[str, Rulebook], Bot]) -> list[Bot]:
+    """Each seat's bot: its side's kind (``Table.bot_kinds``), one bot of each kind but
+    the random one per game (``make``), the table's random bot for the random kind."""
+    if table.all_random:
+        return [table.random_bot] * game.n
+    book = table.book
+    made: dict[str, Bot] = {"random": table.random_bot}
+    bots: list[Bot] = []
+    for faction in seat_factions(book, game):
+        kind = table.bot_kinds.get(faction, table.fallback)
+        bot = made.get(kind)
+        if bot is None:
+            bot = made[kind] = make(kind, book)
+        bots.append(bot)
+    return bots
 
 
 def play_range(config: SimConfig, start: int, stop: int) -> Tally:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 from lupus.engine.counting import count_cards
+from lupus.engine.model import READ_ONLY, freeze_values
 from lupus.engine.step import Step
 from lupus.rulebooks.facts import RuleFacts
+from lupus.rulebooks.schema import OptionValue
 from lupus.village.registry import Registry
 
 StepFactory = Callable[[], Step[Any]]
@@ -51,6 +53,15 @@ class Cards:
         self.first_night: Final = kept[0]
         self.later_nights: Final = kept[1]
         self.day: Final = tuple([steps[step_id] for step_id in facts.day])
+        # Each seat's ``role_dealt`` data, by card then seat: the same in every game of
+        # these cards (``{"player": seat, "role": card}``), read-only and shared, so that a
+        # deal tells each player his card with no dict nor proxy of its own
+        # (``Game.emit_shared``). A deck's cards are as many as its players.
+        self.dealt: Final[dict[str, tuple[Mapping[str, object], ...]]] = {
+            card: tuple([READ_ONLY({"player": seat, "role": card}) for seat in range(len(roles))])
+            for card in sorted(set(roles))
+        }
+        self._starts: tuple[tuple[str, ...], tuple[object, ...], Mapping[str, object]] | None = None
         # The memories a game of these cards keeps: its roles' (a card not dealt keeps
         # nothing), and those of the procedures no card calls.
         self.memories: Final = tuple(
@@ -60,3 +71,28 @@ class Cards:
                 if card is None or self.deck.get(card, 0) > 0
             ]
         )
+
+    def starting(
+        self,
+        names: tuple[str, ...],
+        options: dict[str, OptionValue],
+        key: tuple[object, ...] | None,
+    ) -> Mapping[str, object]:
+        """The data of a game's ``game_starts`` (its players, these cards' composition,
+        its options), read-only (``Game.emit_shared``). The last one made is kept and
+        given again to a game of the same names and options (``key``: the game's
+        ``options_key``, every option with its type; None: made anew), as a simulation's
+        games all are: one proxy and two copies fewer a game."""
+        kept = self._starts
+        if kept is not None and key is not None and kept[1] == key and kept[0] == names:
+            return kept[2]
+        data: dict[str, object] = {
+            "players": names,
+            "composition": self.composition,
+            "options": options,
+        }
+        freeze_values(data)  # (copies, read-only: as the ledger records any event)
+        shown = READ_ONLY(data)
+        if key is not None:
+            self._starts = (names, key, shown)
+        return shown

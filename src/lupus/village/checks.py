@@ -143,9 +143,11 @@ def won_at_start(book: Rulebook, roles: Sequence[str]) -> str | None:
     return None
 
 
-def holds(spec: WinRule, living: int, alive_in: Mapping[str, int]) -> bool:
+def holds(spec: WinRule, living: int, alive_in: dict[str, int]) -> bool:
     """Whether a win rule other than the mixed lovers' holds with ``living`` players
-    alive, ``alive_in`` of them in each faction (read by every win check too)."""
+    alive, ``alive_in`` of them in each faction (read by every win check too: a plain
+    dict, whose ``get`` compiled code calls directly, where a ``Mapping``'s is a method
+    looked up by name)."""
     if spec.when == "none_alive":
         return spec.of is None or alive_in.get(spec.of, 0) == 0
     members = alive_in.get(spec.faction, 0)

@@ -10,7 +10,7 @@ family reaches them through its ``Registry``, never by importing them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from lupus.engine.game import Game
 from lupus.engine.interned import alone
@@ -48,6 +48,10 @@ def deal_key(
     if chosen is None:
         return None
     return (players, tuple(sorted(roles)), tuple(sorted(extra_cards)), chosen, registry)
+
+
+NOBODY: Final[frozenset[int]] = frozenset()
+"""No players (``VillageGame.doomed`` between deaths): one empty set for every game."""
 
 
 class VillageGame(Game):
@@ -97,7 +101,7 @@ class VillageGame(Game):
         self.nominees: list[int] = []
         # Players dying together, each of his own cause (``kill_together``): no
         # heartbreak for them.
-        self.doomed: frozenset[int] = frozenset()
+        self.doomed: frozenset[int] = NOBODY
         self.shots: list[Step[Any]] = []
         self.successions: list[Step[Any]] = []
         self.dirty = False
@@ -107,18 +111,15 @@ class VillageGame(Game):
         self.deal_out(known)
 
     def deal_out(self, known: Cards) -> None:
-        """Tell the table the game starts, and each seat its card; then the first night."""
-        # (as they are: the ledger keeps read-only copies of a dict's or a list's
-        # values, and a tuple of names, immutable already, as it is)
-        self.emit(
-            "game_starts",
-            None,
-            players=self.names,
-            composition=known.composition,
-            options=self.options,
-        )
+        """Tell the table the game starts, and each seat its card; then the first night.
+
+        The data of both are the same in every game of these cards, names and options,
+        made read-only once and shared (``Cards.starting``, ``Cards.dealt``)."""
+        starts = known.starting(self.names, self.options, self.options_key)
+        self.emit_shared("game_starts", starts)
+        dealt = known.dealt
         for seat, role in enumerate(self.roles):
-            self.emit("role_dealt", alone(seat), player=seat, role=role)
+            self.emit_shared("role_dealt", dealt[role][seat], alone(seat))
         self.start()
 
     def memory(self, role: str) -> object:
@@ -211,19 +212,17 @@ class VillageGame(Game):
         return lovers[1] if lovers[0] == seat else lovers[0]
 
     # ------------------------------------------------------------------ who is told
-    def emit_data(
-        self, event_kind: str, event_audience: Iterable[int] | None, data: dict[str, object]
-    ) -> None:
-        """Record an event; where the rulebook says so (maffia: "De som är ute ur spelet
-        får stanna kvar om de vill och ha ögonen öppna under nattfasen"), an event told
-        to some players during the night is told to the eliminated too: they watch each
-        step as it happens (who acts, on whom, the Detective's answer), and cannot speak
-        or act. What only the leader sees (audience ``[]``) stays his."""
-        if event_audience is not None and self.facts.eliminated_watch and self.holding():
-            told = frozenset(event_audience)
-            if told:
-                event_audience = told | self.eliminated()
-        Game.emit_data(self, event_kind, event_audience, data)
+    def told(self, audience: Iterable[int]) -> frozenset[int]:
+        """Who is told an event meant for ``audience``; where the rulebook says so
+        (maffia: "De som är ute ur spelet får stanna kvar om de vill och ha ögonen öppna
+        under nattfasen"), an event told to some players during the night is told to
+        the eliminated too: they watch each step as it happens (who acts, on whom, the
+        Detective's answer), and cannot speak or act. What only the leader sees
+        (audience ``[]``) stays his."""
+        told = Game.told(self, audience)
+        if self.facts.eliminated_watch and told and self.holding():
+            return told | self.eliminated()
+        return told
 
     def eliminated(self) -> frozenset[int]:
         """The players the table knows are out: dead, and announced (one who died
@@ -260,7 +259,8 @@ class VillageGame(Game):
         if not self.alive[seat]:
             return
         self.leave_play(seat)
-        self.alive_in[self.role_faction(seat)] -= 1
+        alive_in, faction = self.alive_in, self.role_faction(seat)
+        alive_in[faction] = alive_in[faction] - 1  # (``-=`` on an item: a generic call)
         self.dirty = True
         self.deaths.append(Death(seat, cause, self.phase, self.number))
         if self.holding():
@@ -276,10 +276,13 @@ class VillageGame(Game):
         """Players who die at the same moment (dawn's victim and poisoned, a starving
         pack), in this order: each dies of his own cause, and heartbreak is the cause
         only for a lover who would otherwise have lived (README)."""
+        if not deaths:  # (a quiet night: nobody to doom, no set to build)
+            self.doomed = NOBODY
+            return
         self.doomed = frozenset([seat for seat, _ in deaths if self.alive[seat]])
         for seat, cause in deaths:
             self.kill(seat, cause)
-        self.doomed = frozenset()
+        self.doomed = NOBODY
 
     def settle_attack(self) -> int | None:
         """The night's attack lands or fails, once: a heal or a protection stops it.

@@ -41,6 +41,8 @@ class PackBallot(Ballot):
     in ``begin`` and call ``pack_begins`` there."""
 
     def __init__(self) -> None:
+        if self._made:  # (compiled, called twice for a class without its own: ``Ballot._made``)
+            return
         super().__init__()
         self.must_agree = True
         self.says: dict[int, int] = {}  # how many times each member has chosen
@@ -55,7 +57,8 @@ class PackBallot(Ballot):
         actor = action.actor
         choice = self.choice
         choice[actor] = action
-        self.says[actor] += 1
+        says = self.says  # (compiled, ``+=`` on an item is a generic number call)
+        says[actor] = says[actor] + 1
         agreed = True
         for other in choice.values():
             if other.verb != action.verb or other.args != action.args:

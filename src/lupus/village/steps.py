@@ -103,7 +103,17 @@ class Ballot(VillageStep):
     (True, 'raise')
     """
 
+    # Whether ``__init__`` has run. Compiled, a step class without an ``__init__`` of its
+    # own (most roles' ballots) is set up twice when called: mypyc's ``tp_new`` runs the
+    # base's ``__init__``, then CPython's type call runs it again as the ``tp_init`` the
+    # class inherits from this base, which allows interpreted subclasses. The second
+    # time does nothing (it would only make the same empty state again).
+    _made: bool = False
+
     def __init__(self) -> None:
+        if self._made:
+            return
+        self._made = True
         self.voters: tuple[int, ...] = ()
         self.choice: dict[int, Action] = {}
         self.offers = Offers()

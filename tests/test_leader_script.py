@@ -5,6 +5,7 @@ leader room's game with a fixed deal and reads the frames his client is sent."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -248,5 +249,5 @@ def test_the_protocol_document_names_every_field_of_the_script() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
     section = doc.split("#### `script`", 1)[1].split("\n### ", 1)[0]
     for model, prefix in ((Script, "script"), (ScriptStep, "steps[]"), (ScriptItem, "items[]")):
-        for name in model.FIELDS:
+        for name in [field.name for field in dataclasses.fields(model)]:
             assert f"`{prefix}.{name}`" in section, (model.__name__, name)

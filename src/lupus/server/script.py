@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import ClassVar, Final, final
+from dataclasses import dataclass
+from typing import Final, final
 
-from lupus.engine.model import Event, Value
-from lupus.engine.sealed import seal
+from lupus.engine.model import Event
 from lupus.engine.table import NIGHT
 
 OPENS: Final = "opens"
@@ -47,30 +47,19 @@ def unmarked(line: str) -> str:
 
 
 @final
-class ScriptItem(Value):
+@dataclass(frozen=True, slots=True)
+class ScriptItem:
     """One thing the leader does: ``kind`` read, show, sleep, noted or private; the
     ``event`` it comes from (a sleep: the step's opening event); the ``seats`` to show
     or to put back to sleep; its ``text``; a sleep's night ``step`` and the ``card`` it
     calls."""
 
-    __slots__ = ("card", "event", "kind", "seats", "step", "text")
-    FIELDS: ClassVar[tuple[str, ...]] = ("kind", "event", "seats", "text", "step", "card")
-
-    def __init__(
-        self,
-        kind: str,
-        event: int,
-        seats: tuple[int, ...] = (),
-        text: str = "",
-        step: str | None = None,
-        card: str | None = None,
-    ) -> None:
-        self.kind: Final = kind
-        self.event: Final = event
-        self.seats: Final = seats
-        self.text: Final = text
-        self.step: Final = step
-        self.card: Final = card
+    kind: str
+    event: int
+    seats: tuple[int, ...] = ()
+    text: str = ""
+    step: str | None = None
+    card: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -83,36 +72,21 @@ class ScriptItem(Value):
         }
 
 
-seal(ScriptItem)
-
-
 @final
-class ScriptStep(Value):
+@dataclass(frozen=True, slots=True)
+class ScriptStep:
     """One step of the game: the ``event`` that opened it (0 for the game's opening)
     and its ``kind`` (None: the opening), the night ``step`` its ``wake`` names and the
     ``card`` it calls, whether it is still ``open``, the seats it ``woke`` and its
     ``items`` in order."""
 
-    __slots__ = ("card", "event", "items", "kind", "open", "step", "woke")
-    FIELDS: ClassVar[tuple[str, ...]] = ("event", "kind", "step", "card", "open", "woke", "items")
-
-    def __init__(
-        self,
-        event: int,
-        kind: str | None,
-        step: str | None,
-        card: str | None,
-        open: bool,
-        woke: tuple[int, ...],
-        items: tuple[ScriptItem, ...],
-    ) -> None:
-        self.event: Final = event
-        self.kind: Final = kind
-        self.step: Final = step
-        self.card: Final = card
-        self.open: Final = open
-        self.woke: Final = woke
-        self.items: Final = items
+    event: int
+    kind: str | None
+    step: str | None
+    card: str | None
+    open: bool
+    woke: tuple[int, ...]
+    items: tuple[ScriptItem, ...]
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -126,23 +100,17 @@ class ScriptStep(Value):
         }
 
 
-seal(ScriptStep)
-
-
 @final
-class Script(Value):
+@dataclass(frozen=True, slots=True)
+class Script:
     """What a leader's frame carries of his script: the steps after the ``kept`` first,
     which his page has from earlier frames and keeps (a closed step never changes; the
     step under way is sent again until it closes), and ``before``, where the recap of a
     page that has shown no step of the game yet begins."""
 
-    __slots__ = ("before", "kept", "steps")
-    FIELDS: ClassVar[tuple[str, ...]] = ("kept", "steps", "before")
-
-    def __init__(self, kept: int, steps: tuple[ScriptStep, ...], before: int) -> None:
-        self.kept: Final = kept
-        self.steps: Final = steps
-        self.before: Final = before
+    kept: int
+    steps: tuple[ScriptStep, ...]
+    before: int
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -150,9 +118,6 @@ class Script(Value):
             "steps": [step.to_json() for step in self.steps],
             "before": self.before,
         }
-
-
-seal(Script)
 
 
 class Making:

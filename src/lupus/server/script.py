@@ -41,6 +41,12 @@ MARK: Final = re.compile(r"^\([^)]*\)\s*")
 goes without it."""
 
 
+def night_step(event: Event) -> str | None:
+    """The night step an opening event wakes (its ``wake``'s ``step``), or None."""
+    step = event.data.get("step")
+    return step if isinstance(step, str) else None
+
+
 def unmarked(line: str) -> str:
     """A leader's line without its "(to Ann) " mark."""
     return MARK.sub("", line, count=1)
@@ -208,7 +214,7 @@ class ScriptReader:
         self.waking = None
         if mark == OPENS:
             self.openers.append(at)
-            if isinstance(event.data.get("step"), str):
+            if night_step(event) is not None:
                 self.waking = at
         if self.night is None and event.phase == NIGHT:
             self.night = at
@@ -223,8 +229,7 @@ class ScriptReader:
         under = self.under
         if under is not None:
             self.closed.append(under.value(False, *self.sleep(under)))
-        step = event.data.get("step")
-        name = step if isinstance(step, str) else None
+        name = night_step(event)
         card = None if name is None else self.called.get(name)
         under = self.under = Making(at, event.kind, name, card)
         if text:

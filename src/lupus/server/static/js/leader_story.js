@@ -14,7 +14,7 @@ function steps(page) {
 
 /** The step under way (its items: the call that opens it, then what follows), or null
  * before any event. */
-export function stepNow(page) {
+function stepNow(page) {
   const all = steps(page);
   return all.length ? all[all.length - 1] : null;
 }

@@ -203,6 +203,11 @@ class SeatReader(Protocol):
 
     def feed(self, event: Event) -> None: ...
 
+    def value(self) -> object:
+        """What the seat knows now: the same object while nothing changed (a server
+        writes its JSON once per change, not once per frame)."""
+        ...
+
     def to_json(self) -> dict[str, object]: ...
 
 

@@ -121,7 +121,7 @@ a game leader's ``script`` (a player never gets a key of it)."""
 class Sent:
     """What one client was sent of the current game: staleness is judged against it."""
 
-    __slots__ = ("counts", "game", "lines", "narrator", "own", "script", "state")
+    __slots__ = ("counts", "game", "lines", "narrator", "own", "own_json", "script", "state")
 
     def __init__(self) -> None:
         self.game: str | None = None
@@ -132,6 +132,9 @@ class Sent:
         # The reader of the seat's own part of the board, with its seat (None: the
         # family has none), fed the events as they are sent.
         self.own: tuple[int, SeatReader | None] | None = None
+        # Its latest value and that value as JSON text: most actions leave it as it
+        # was, and its text is then not written again.
+        self.own_json: tuple[object, str] = (None, "null")
         # A game leader's script, fed his events and their sentences as they are sent.
         self.script: ScriptReader | None = None
 
@@ -274,7 +277,10 @@ def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, .
         sent.own = (view.seat, reader)
     for event in new:
         reader.feed(event)
-    return json_text(reader.to_json())
+    value = reader.value()
+    if sent.own_json[0] is not value:
+        sent.own_json = (value, json_text(reader.to_json()))
+    return sent.own_json[1]
 
 
 class Said:

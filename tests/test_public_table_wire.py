@@ -3,7 +3,8 @@
 Every view frame carries the public table in the documented shape; the player and
 the spectator are sent the same table at the same public moment; it moves only with
 the public events; and the last one is the table of the finished game, as its
-downloaded scenario replays it.
+downloaded scenario replays it, as the seat's last own part is that seat's, read
+again from the replayed game.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from tests.server_harness import Player, Server, players, running
 
 from lupus import scenario as sc
-from lupus.families import table_of
+from lupus.families import family_of, table_of
 from lupus.lupusburg.board import LupusburgBoard
 from lupus.lupusburg.own import LupusburgOwn
 from lupus.village.own import VillageOwn
@@ -164,6 +165,14 @@ def test_every_view_frame_carries_the_public_table(server: Server, rules: str, s
     game = sc.replay(sc.parse(download)).game
     assert game.finished
     assert host.view["public"] == table_of(game.public_view()).to_json() == last
+    # the seat's own part at the end, as the server kept it (written again only when it
+    # changed), is the one read from scratch from the finished game's view of that seat
+    seat = host.view["seat"]
+    reader = family_of(game.rulebook).seat_reader(seat)
+    assert reader is not None
+    for event in game.view(seat).events:
+        reader.feed(event)
+    assert host.view["own"] == reader.to_json(), "the frame's own part is stale"
     assert all(p["card"] is not None for p in last["players"]), "the end shows every card"
     assert last["outcome"] is not None and last["outcome"]["number"] >= 1
     assert last["end"] is not None and last["end"]["winners"], "the end tells who won"

@@ -120,8 +120,10 @@ def test_the_token_budget_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = Fake("schema")
     with serving(fake) as url:
         data = run(url, monkeypatch, budget=25, games=2)
-    assert len(fake.requests) == 2 * 3  # (10 tokens a call: the fourth is past 25)
+    # 10 tokens a call: the fourth is past 25, three calls a game, asked or read back
+    # (two games asking the very same question share one reply: ``lupus.ai.llm.cache``)
     assert data["tokens"] == 60
+    assert 3 <= len(fake.requests) <= 2 * 3
     assert data["fallback_reasons"] == {"budget": data["llm_decisions"] - 6}
 
 

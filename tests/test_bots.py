@@ -393,7 +393,9 @@ def test_heuristic_teams_clearly_beat_random_ones(
     """The same faction, against the same random opponents, wins significantly more
     often with heuristic bots than with random ones (disjoint 95% intervals)."""
     faction = FACTIONS[rules][side]
-    games = 300
+    # Random mafiosi of mafia-classic already win 84 % of these games and heuristic ones
+    # about 92 %: 300 games a side would leave the intervals touching, 1,200 part them.
+    games = 1200 if rules == "mafia-classic" else 300
     rates = {}
     for kind in ("random", "heuristic"):
         bots = {faction: kind, "*": "random"}

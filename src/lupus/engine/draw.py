@@ -15,6 +15,8 @@ import random
 from collections.abc import MutableSequence, Sequence
 from typing import Final, TypeVar
 
+from lupus.engine.stream import Stream
+
 T = TypeVar("T")
 
 _GETRANDBITS: Final = _random.Random.getrandbits
@@ -42,9 +44,11 @@ def seeded(seed: int) -> random.Random:
 
 def bits(rng: random.Random, k: int) -> int:
     """``rng.getrandbits(k)``; for a plain ``random.Random`` (which does not override
-    it) straight from the C generator."""
+    it) straight from the C generator, for a simulation's ``Stream`` from its words."""
     if type(rng) is _RANDOM:
         return _GETRANDBITS(rng, k)
+    if type(rng) is Stream:
+        return rng.words.bits(k)
     return rng.getrandbits(k)
 
 
@@ -53,6 +57,12 @@ def below(rng: random.Random, n: int) -> int:
     if n <= 0:
         raise ValueError(f"empty range for below({n})")
     k = n.bit_length()
+    if type(rng) is Stream:  # (a simulation's draws: its words, without a method call)
+        words = rng.words
+        r = words.bits(k)
+        while r >= n:
+            r = words.bits(k)
+        return r
     r = bits(rng, k)
     while r >= n:
         r = bits(rng, k)

@@ -14,10 +14,11 @@ from lupus.bots.base import Bot
 from lupus.bots.kinds import make_bot
 from lupus.bots.random_bot import RandomBot
 from lupus.engine.deal import seat_names
-from lupus.engine.draw import seeded
+from lupus.engine.draw import bits
 from lupus.engine.family import Dealing
 from lupus.engine.game import Game
 from lupus.engine.model import LEADER, Action
+from lupus.engine.stream import Stream, stream
 from lupus.families import family_of, rulebook
 from lupus.rulebooks.schema import Rulebook
 from lupus.sim.config import SimConfig, Tally
@@ -41,6 +42,12 @@ answering no, is cheaper than reading a class's flag at every step)."""
 def game_seed(seed: int, index: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+def game_stream(seed: int, index: int) -> Stream:
+    """The draws of game ``index`` of a run (its deal, its bots, its game's seed): a
+    stream keyed by the run's seed and the index alone (``lupus.engine.stream``)."""
+    return stream(hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=16).digest())
 
 
 def days_played(game: Game) -> int:
@@ -97,11 +104,9 @@ def play_one(config: SimConfig, index: int, book: Rulebook | None = None) -> tup
 def set_up(table: Table, index: int) -> tuple[Game, random.Random]:
     """Game ``index`` of the run before any action, and the generator its bots then
     draw from: a seeded deal, then ``new_game`` (replaying a run's game starts here)."""
-    rng = seeded(game_seed(table.seed, index))
+    rng = game_stream(table.seed, index)
     dealt = table.dealer().deal(rng)
-    game = table.family.new_game(
-        table.book, table.names, dealt, dict(table.options), rng.getrandbits(63)
-    )
+    game = table.family.new_game(table.book, table.names, dealt, dict(table.options), bits(rng, 63))
     return game, rng
 
 

@@ -63,7 +63,15 @@ def test_nearby_seeds_differ() -> None:
     assert len({key_of(i) for i in (-1, 0, 1, 255, 256)}) == 5
 
 
-@pytest.mark.parametrize("seed", [True, 1.5, None, (1,)])
+def test_no_seed_is_the_system_s_entropy() -> None:
+    """As for ``random.Random``: without a seed, two streams differ."""
+    assert Stream().getstate() != Stream().getstate()
+    rng = Stream(1)
+    rng.seed()
+    assert rng.getstate() != Stream(1).getstate()
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, [1], (1,)])
 def test_a_seed_of_another_type_is_refused(seed: object) -> None:
     with pytest.raises(TypeError):
         Stream(seed)

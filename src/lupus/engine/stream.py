@@ -22,6 +22,7 @@ which a stored game replays) stays the standard one: only simulations use a stre
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import struct
 from typing import Final, final
@@ -96,7 +97,10 @@ def words_of(key: bytes) -> Words:
 
 
 def key_of(seed: object) -> bytes:
-    """The 16 bytes a seed (an int, a str or bytes) makes the state of."""
+    """The 16 bytes a seed (an int, a str or bytes; None: the system's entropy, as for
+    ``random.Random``) makes the state of."""
+    if seed is None:
+        return os.urandom(16)
     if isinstance(seed, bool) or not isinstance(seed, int | str | bytes | bytearray):
         raise TypeError(f"a stream's seed is an int, a str or bytes, not {type(seed).__name__}")
     if isinstance(seed, int):
@@ -122,11 +126,11 @@ class Stream(random.Random):
     words: Words
     gauss_next: float | None
 
-    def __init__(self, seed: object = 0) -> None:
+    def __init__(self, seed: object = None) -> None:
         self.seed(seed)
         self.gauss_next = None
 
-    def seed(self, a: object = 0, version: int = 2) -> None:
+    def seed(self, a: object = None, version: int = 2) -> None:
         self.words = words_of(key_of(a))
         self.gauss_next = None
 

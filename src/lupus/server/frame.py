@@ -261,19 +261,13 @@ def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, .
     without one)."""
     kept = sent.own
     if kept is None or kept[0] != view.seat:
-        kept = sent.own = (view.seat, family_of(game.rulebook).seat_reader(view.seat))
-        reader = kept[1]
-        if reader is not None:
-            for event in view.events[:start]:
-                reader.feed(event)
+        kept = sent.own = (view.seat, read_until(game, view, start))
     reader = kept[1]
     if reader is None:
         return "null"
     if reader.count != start:  # (not where this client's events were: read them again)
-        reader = family_of(game.rulebook).seat_reader(view.seat)
+        reader = read_until(game, view, start)
         assert reader is not None
-        for event in view.events[:start]:
-            reader.feed(event)
         sent.own = (view.seat, reader)
     for event in new:
         reader.feed(event)
@@ -281,6 +275,16 @@ def own_text(sent: Sent, game: Game, view: View, start: int, new: tuple[Event, .
     if sent.own_json[0] is not value:
         sent.own_json = (value, json_text(reader.to_json()))
     return sent.own_json[1]
+
+
+def read_until(game: Game, view: View, start: int) -> SeatReader | None:
+    """A fresh reader of the seat's own part (None: the family has none) fed the seat's
+    first ``start`` events."""
+    reader = family_of(game.rulebook).seat_reader(view.seat)
+    if reader is not None:
+        for event in view.events[:start]:
+            reader.feed(event)
+    return reader
 
 
 class Said:

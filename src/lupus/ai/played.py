@@ -37,7 +37,7 @@ class Cost:
 
 @dataclass(frozen=True)
 class Played:
-    """Game ``index`` of a run (its seed is the run's: ``selfplay.game_seed``):
+    """Game ``index`` of a run (its draws are the run's: ``selfplay.game_stream``):
     ``game`` finished or stopped at the simulator's cap; ``kinds[seat]`` the kind of
     player that played the seat ("random", "heuristic", "llm"); ``fallbacks`` the
     positions in ``game.history`` of the actions the heuristic stand-in took for a

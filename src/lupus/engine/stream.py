@@ -104,7 +104,7 @@ def key_of(seed: object) -> bytes:
     if isinstance(seed, bool) or not isinstance(seed, int | str | bytes | bytearray):
         raise TypeError(f"a stream's seed is an int, a str or bytes, not {type(seed).__name__}")
     if isinstance(seed, int):
-        raw = seed.to_bytes((seed.bit_length() + 8) // 8 or 1, "little", signed=True)
+        raw = seed.to_bytes((seed.bit_length() + 8) // 8, "little", signed=True)
     elif isinstance(seed, str):
         raw = seed.encode()
     else:
@@ -125,10 +125,6 @@ class Stream(random.Random):
 
     words: Words
     gauss_next: float | None
-
-    def __init__(self, seed: object = None) -> None:
-        self.seed(seed)
-        self.gauss_next = None
 
     def seed(self, a: object = None, version: int = 2) -> None:
         self.words = words_of(key_of(a))
@@ -167,7 +163,7 @@ class Stream(random.Random):
 
 
 def _restored(state: tuple[object, ...]) -> Stream:
-    stream = Stream.__new__(Stream)
+    stream: Stream = _NEW(Stream)
     stream.setstate(state)
     return stream
 

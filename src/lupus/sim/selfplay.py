@@ -39,11 +39,6 @@ simulator asks a step only after as many actions in it (a call a step, the defau
 answering no, is cheaper than reading a class's flag at every step)."""
 
 
-def game_seed(seed: int, index: int) -> int:
-    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
 def game_stream(seed: int, index: int) -> Stream:
     """The draws of game ``index`` of a run (its deal, its bots, its game's seed): a
     stream keyed by the run's seed and the index alone (``lupus.engine.stream``)."""
